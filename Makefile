@@ -1,0 +1,131 @@
+# perf-uprobes: kernel + perf from Debian's linux-source-6.1 with our series,
+# booted under QEMU, tested with perf in the guest.  See README.md.
+#
+#   make demo            the seed's session on malloc-graph, in the guest
+#   make check           every test (TESTS=<glob> for some; EXTRA_TESTS=<dir> to add)
+#   make bench           fork vs stock, one run
+#   make shell           an interactive guest
+# Variables: KERNEL=fork|stock  KCONFIG=normal|debug  QEMU_ACCEL=tcg|kvm
+#            TCG_THREADS=single|multi  TESTS=<glob>  EXTRA_TESTS=<dir>
+
+KERNEL ?= fork
+KCONFIG ?= normal
+QEMU_ACCEL ?= tcg
+TCG_THREADS ?= single
+TESTS ?= *
+EXTRA_TESTS ?=
+GUEST_TIMEOUT ?= 2400
+
+TOP := $(CURDIR)
+BUILD := $(TOP)/build
+STOCK_SRC := $(BUILD)/src/linux-source-6.1
+FORK_SRC := $(BUILD)/fork/linux
+
+ifeq ($(filter $(KERNEL),fork stock),)
+$(error KERNEL must be fork or stock, not '$(KERNEL)')
+endif
+ifeq ($(filter $(KCONFIG),normal debug),)
+$(error KCONFIG must be normal or debug, not '$(KCONFIG)')
+endif
+
+SRC_fork := $(FORK_SRC)
+SRC_stock := $(STOCK_SRC)
+SRC := $(SRC_$(KERNEL))
+KSUFFIX := $(if $(filter debug,$(KCONFIG)),-debug)
+FRAGMENTS := $(TOP)/kernel-patches/config \
+	$(if $(filter debug,$(KCONFIG)),$(TOP)/kernel-patches/config-debug)
+KOBJ = $(BUILD)/obj/kernel-$(1)$(KSUFFIX)
+BZIMAGE = $(call KOBJ,$(1))/arch/x86/boot/bzImage
+PERF_OBJ = $(BUILD)/obj/perf-$(1)
+PERF_DEST = $(BUILD)/obj/perf-$(1)-install
+GUEST_IMG = $(BUILD)/guest-$(1).cpio
+WORKLOADS := $(BUILD)/workloads
+
+RUN = $(TOP)/qemu/run.sh --accel $(QEMU_ACCEL) --tcg-threads $(TCG_THREADS) \
+	--kconfig $(KCONFIG) --timeout $(GUEST_TIMEOUT)
+
+DEB_PACKAGES := linux-source-6.1 gcc make bc bison flex libelf-dev libdw-dev \
+	libunwind-dev libslang2-dev libssl-dev qemu-system-x86 busybox-static \
+	cpio ccache binutils iputils-ping libcap-dev libzstd-dev liblzma-dev \
+	libnuma-dev zlib1g-dev pkg-config python3 git xz-utils gawk file \
+	coreutils findutils diffutils procps linux-perf
+
+export CCACHE_DIR ?= $(HOME)/.ccache
+export CCACHE_MAXSIZE ?= 5G
+
+.PHONY: all deps prepare kernel perf workloads guest demo check perftest \
+	bench shell clean export-patches lint FORCE
+
+all: guest
+
+deps:
+	@missing=$$(for p in $(DEB_PACKAGES); do \
+		dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q 'install ok installed' || echo $$p; \
+	done); \
+	if [ -n "$$missing" ]; then \
+		echo "DEPS installing:" $$missing; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
+			apt-get install -y -qq --no-install-recommends $$missing > $(BUILD).deps.log 2>&1 || \
+			{ tail -n 20 $(BUILD).deps.log; exit 1; }; \
+	fi
+
+# Stock is the pristine extract; fork is a git working copy with our series.
+prepare: deps
+	@$(TOP)/scripts/prepare-tree.sh
+
+export-patches:
+	@$(TOP)/scripts/export-patches.sh
+
+# One tree, kernel and perf per flavour; the variables pick which.
+kernel: prepare
+	@$(TOP)/scripts/build-kernel.sh $(SRC) $(call KOBJ,$(KERNEL)) $(FRAGMENTS)
+
+perf: prepare
+	@$(TOP)/scripts/build-perf.sh $(SRC) $(call PERF_OBJ,$(KERNEL)) $(call PERF_DEST,$(KERNEL))
+
+workloads: deps
+	@$(MAKE) -s -C $(TOP)/workloads OUT=$(WORKLOADS)
+
+guest: perf workloads
+	@if [ ! -f $(call GUEST_IMG,$(KERNEL)) ] || \
+	    [ -n "$$(find $(call PERF_OBJ,$(KERNEL))/perf $(WORKLOADS) $(TOP)/qemu/init \
+			$(TOP)/qemu/mkguest.sh -newer $(call GUEST_IMG,$(KERNEL)) 2>/dev/null)" ]; then \
+		$(TOP)/qemu/mkguest.sh $(call GUEST_IMG,$(KERNEL)) $(call PERF_DEST,$(KERNEL))/usr \
+			$(SRC) $(WORKLOADS); \
+	fi
+
+BOOT = --kernel $(call BZIMAGE,$(KERNEL)) --initrd $(call GUEST_IMG,$(KERNEL)) \
+	--flavour $(KERNEL)
+
+check: kernel guest
+	@$(RUN) $(BOOT) --mode check --out $(BUILD)/check-$(KERNEL)$(KSUFFIX) \
+		--tests '$(TESTS)' $(if $(EXTRA_TESTS),--extra $(abspath $(EXTRA_TESTS)))
+
+demo: kernel guest
+	@$(RUN) $(BOOT) --mode demo --out $(BUILD)/demo
+	@echo "perf.data and report.txt are in $(BUILD)/demo/demo/"
+
+perftest: kernel guest
+	@$(RUN) $(BOOT) --mode perftest --out $(BUILD)/perftest-$(KERNEL)
+	@$(TOP)/qemu/perftest-compare.sh $(BUILD)/perftest-$(KERNEL)/perftest/results \
+		$(TOP)/perf-tests/perftest-baseline-stock.txt
+
+shell: kernel guest
+	@$(RUN) $(BOOT) --mode shell --out $(BUILD)/shell
+
+# Both flavours are built and measured in one run.
+bench: prepare workloads
+	@$(MAKE) -s KERNEL=stock kernel guest
+	@$(MAKE) -s KERNEL=fork kernel guest
+	@for k in stock fork; do \
+		$(RUN) --kernel $(call BZIMAGE,$$k) --initrd $(call GUEST_IMG,$$k) \
+			--flavour $$k --mode bench --out $(BUILD)/bench-$$k || exit 1; \
+	done
+	@$(TOP)/qemu/bench-report.sh $(BUILD)/bench-stock/bench $(BUILD)/bench-fork/bench
+
+lint:
+	shellcheck -x qemu/*.sh scripts/*.sh perf-tests/*.sh perf-tests/lib/*.sh .ci/run
+	$(MAKE) -C workloads OUT=$(BUILD)/lint-workloads
+
+clean:
+	rm -rf $(BUILD)

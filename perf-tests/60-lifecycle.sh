@@ -1,0 +1,56 @@
+#!/bin/bash
+# A probe reaches every mapping of its file: a process already running when
+# the probe is added, forked children, an exec'd program, two threads.  After
+# deletion the process goes on correctly and the file is unchanged.
+. /opt/perf-tests/lib/tap.sh
+trap clear_probes EXIT
+
+bin=$WL/lifecycle
+sum_before=$(sha256sum < "$bin")
+
+# Started before the probe exists: its mapping must get the breakpoint.
+rm -f go
+"$bin" wait go 300 > early.out &
+early=$!
+sleep 0.5
+check "probe lc_target" perf probe -q -x "$bin" lc_target
+ev=$TRACING/events/probe_lifecycle/lc_target
+echo > "$TRACING/trace"
+echo 1 > "$ev/enable"
+touch go
+wait "$early"
+echo 0 > "$ev/enable"
+is "$(cat early.out)" "calls=300" "the early process ran correctly"
+is "$(grep -c 'lc_target:' "$TRACING/trace")" 300 \
+	"a process started before the probe was added: 300 hits"
+
+is "$(stat_count probe_lifecycle:lc_target "$bin" call 400)" 400 "a process started after: 400 hits"
+is "$(stat_count probe_lifecycle:lc_target "$bin" fork 4 250)" 1000 "4 forked children x 250: 1000 hits"
+is "$(stat_count probe_lifecycle:lc_target "$bin" exec 300)" 300 "an exec'd program: 300 hits"
+is "$(stat_count probe_lifecycle:lc_target "$bin" threads 2 5000)" 10000 "2 threads x 5000: 10000 hits"
+is "$(sha256sum < "$bin")" "$sum_before" "the file reads unchanged while probed"
+
+# Deleted under a running process that keeps calling the probed function.
+rm -f stop
+echo > "$TRACING/trace"
+echo 1 > "$ev/enable"
+"$bin" spin stop > spin.out &
+spinner=$!
+sleep 1
+echo 0 > "$ev/enable"
+hits=$(grep -c 'lc_target:' "$TRACING/trace")
+if [ "$hits" -gt 0 ]; then
+	pass "the running process hit the probe ($hits)"
+else
+	fail "the running process hit the probe" "no lc_target records in trace"
+fi
+check "perf probe -d while the process runs" perf probe -q -d probe_lifecycle:lc_target
+sleep 0.5
+touch stop
+if wait "$spinner" && grep -q '^calls=[0-9]' spin.out; then
+	pass "after deletion the process goes on and exits normally ($(cat spin.out))"
+else
+	fail "after deletion the process goes on and exits normally" "$(cat spin.out)"
+fi
+is "$("$bin" call 5)" "calls=5" "a new process runs unprobed"
+is "$(sha256sum < "$bin")" "$sum_before" "the binary's checksum is unchanged"

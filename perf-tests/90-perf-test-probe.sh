@@ -1,0 +1,26 @@
+#!/bin/bash
+# perf's built-in suite, its probe and uprobe entries (`make perftest` runs
+# the whole suite against a stock baseline).
+. /opt/perf-tests/lib/tap.sh
+trap clear_probes EXIT
+
+perf test --list > list 2>&1
+grep -iE 'probe|uprobe' list | grep -v vfs_getname > entries
+cp list "$RESULTS/list"
+if [ ! -s entries ]; then
+	fail "perf test lists probe entries" "$(head -n 20 list)"
+	exit 0
+fi
+while read -r line; do
+	num=${line%%:*}
+	num=$(echo "$num" | tr -d ' ')
+	out=$(perf test -v "$num" 2>&1)
+	printf '%s\n' "$out" > "$RESULTS/perf-test-$num.log"
+	result=$(printf '%s\n' "$out" | grep -E '^ *[0-9.]+: .*: (Ok|FAILED!|Skip)' | tail -n 1)
+	title=${line#*: }
+	case "$result" in
+	*": Ok") pass "perf test $num: $title" ;;
+	*": Skip"*) skip "perf test $num: $title" "$(printf '%s' "$result" | sed 's/.*Skip//')" ;;
+	*) fail "perf test $num: $title" "$(printf '%s\n' "$out" | tail -n 15)" ;;
+	esac
+done < entries

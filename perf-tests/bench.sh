@@ -1,0 +1,59 @@
+#!/bin/bash
+# `make bench`, guest side: for each `hits` class, ns per call unprobed and
+# with a trace-enabled uprobe on the function, and the null-syscall floor.
+# Writes "NAME NS_PER_HIT" lines to /results/bench/results.txt; the host's
+# qemu/bench-report.sh puts the stock and fork runs side by side.
+set -eu
+export PATH=/usr/bin:/usr/sbin
+T=/sys/kernel/tracing
+hits=/opt/workloads/hits
+n=${BENCH_ITERATIONS:-20000}
+rounds=3
+out=/results/bench
+mkdir -p "$out"
+: > "$out/results.txt"
+
+# best CLASS: the lowest ns/call of $rounds runs.
+best() {
+	local i v min=
+	for i in $(seq $rounds); do
+		v=$("$hits" "$1" "$n" | awk '{ print $3 }')
+		if [ -z "$min" ] || awk -v a="$v" -v b="$min" 'BEGIN { exit !(a < b) }'; then
+			min=$v
+		fi
+	done
+	echo "$min"
+}
+
+# measure NAME CLASS PROBE-SPEC: cost of one hit of PROBE-SPEC on hit_CLASS.
+measure() {
+	local name=$1 class=$2 spec=$3 base probed
+	base=$(best "$class")
+	echo "p:bench/hit $hits:$spec" > "$T/uprobe_events"
+	echo 1 > "$T/events/bench/hit/enable"
+	probed=$(best "$class")
+	echo 0 > "$T/events/bench/hit/enable"
+	echo > "$T/uprobe_events"
+	echo > "$T/trace"
+	awk -v n="$name" -v b="$base" -v p="$probed" \
+		'BEGIN { printf "%-10s %10.1f\n", n, p - b }' | tee -a "$out/results.txt"
+}
+
+off() {
+	readelf -Ws "$hits" | awk -v s="hit_$1" '$8 == s { print "0x" $2; exit }'
+}
+
+echo "# $(uname -r): ns per hit ($n calls, best of $rounds)"
+printf '%-10s %10.1f\n' syscall "$(best syscall)" | tee -a "$out/results.txt"
+for class in $("$hits" --list); do
+	measure "$class" "$class" "$(off "$class")"
+done
+# A return probe: uretprobe on hit_nop (entry trap + return trampoline).
+base=$(best nop)
+echo "r:bench/hit $hits:$(off nop)" > "$T/uprobe_events"
+echo 1 > "$T/events/bench/hit/enable"
+probed=$(best nop)
+echo 0 > "$T/events/bench/hit/enable"
+echo > "$T/uprobe_events"
+awk -v b="$base" -v p="$probed" 'BEGIN { printf "%-10s %10.1f\n", "uretprobe", p - b }' |
+	tee -a "$out/results.txt"

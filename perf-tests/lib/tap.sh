@@ -1,0 +1,102 @@
+# TAP helpers for the guest tests; source it, don't run it.
+#
+#   pass DESC / fail DESC [DETAIL...]    one result
+#   check DESC CMD...                    ok when CMD succeeds (its output shown on failure)
+#   is GOT EXPECTED DESC                 ok when the two strings are equal
+#   skip DESC REASON                     a test that cannot run here, with why
+#   known_stock_limit REASON             the next result is "# TODO REASON" on the
+#                                        stock kernel (a measured stock defect that
+#                                        our series fixes); on fork it counts fully
+#   diag TEXT...                         a "# " diagnostic line
+# Every test runs in its own scratch directory; $RESULTS is kept for the host.
+export PATH=/usr/bin:/usr/sbin
+TRACING=/sys/kernel/tracing
+WL=/opt/workloads
+LIBC=/lib64/libc.so.6
+RESULTS=${RESULTS:-/results/$(basename "$0" .sh)}
+mkdir -p "$RESULTS"
+_todo=
+
+diag() {
+	local line
+	printf '%s\n' "$@" | while IFS= read -r line; do printf '#   %s\n' "$line"; done
+}
+
+_result() {
+	local status=$1 desc=$2
+	if [ -n "$_todo" ]; then
+		desc="$desc # TODO $_todo"
+		_todo=
+	fi
+	echo "$status - $desc"
+}
+
+pass() { _result ok "$1"; }
+
+fail() {
+	_result "not ok" "$1"
+	shift
+	[ $# -eq 0 ] || diag "$@"
+}
+
+check() {
+	local desc=$1 output
+	shift
+	if output=$("$@" 2>&1); then
+		pass "$desc"
+	else
+		fail "$desc" "command failed: $*" "$output"
+	fi
+}
+
+is() {
+	if [ "$1" = "$2" ]; then
+		pass "$3"
+	else
+		fail "$3" "expected: $2" "saw:      $1"
+	fi
+}
+
+skip() { echo "ok - $1 # SKIP $2"; }
+
+known_stock_limit() {
+	[ "${PU_KERNEL:-fork}" = stock ] && _todo=$1
+	return 0
+}
+
+# file_offset BINARY SYMBOL: the file offset of SYMBOL's value, computed from
+# readelf's symbol table and program headers (independently of perf).
+file_offset() {
+	local bin=$1 sym=$2 value
+	value=$(readelf -Ws --dyn-syms "$bin" 2>/dev/null |
+		awk -v s="$sym" '$4 ~ /FUNC/ && ($8 == s || index($8, s "@") == 1) { print $2; exit }')
+	[ -n "$value" ] || return 1
+	readelf -lW "$bin" | awk -v v=$((16#$value)) '
+		$1 == "LOAD" {
+			off = strtonum($2); va = strtonum($3); sz = strtonum($6)
+			if (v >= va && v < va + sz) { printf "0x%x\n", v - va + off; exit }
+		}'
+}
+
+# uprobe_offset EVENT: the offset uprobe_events holds for GROUP/EVENT.
+uprobe_offset() {
+	awk -v e="$1" '$1 ~ "^[pr]:" e "$" { n = split($2, a, ":"); print a[n]; exit }' \
+		"$TRACING/uprobe_events"
+}
+
+# stat_count EVENT CMD...: how many times EVENT fired while CMD ran (perf stat).
+stat_count() {
+	local event=$1
+	shift
+	perf stat -x, -e "$event" -o "$RESULTS/stat.$$" -- "$@" > /dev/null 2>&1 || return 1
+	awk -F, -v e="$event" '$3 == e { print $1 }' "$RESULTS/stat.$$"
+}
+
+# Remove every probe event, whatever made it.
+clear_probes() {
+	echo 0 > "$TRACING/events/enable" 2>/dev/null
+	echo > "$TRACING/trace"
+	echo > "$TRACING/uprobe_events" 2>/dev/null
+	echo > "$TRACING/kprobe_events" 2>/dev/null
+	return 0
+}

@@ -1,0 +1,154 @@
+#!/bin/bash
+# Host runner: boot a guest kernel under QEMU, run one mode, bring results back.
+#
+#   run.sh [options]
+#     --kernel BZIMAGE --initrd BASE.cpio   what to boot (required)
+#     --mode check|demo|bench|perftest|shell
+#     --out DIR          results land in DIR (guest /results), logs in DIR/logs
+#     --tests GLOB       check: test names (file names less .sh) to run
+#     --extra DIR        check: more test scripts, run exactly like ours
+#     --flavour NAME     fork or stock (tests may mark known stock limits TODO)
+#     --kconfig NAME     normal or debug
+#     --timeout SECONDS  whole-guest limit (default 2400)
+#     --accel tcg|kvm    default tcg; --tcg-threads single|multi (default single)
+#
+# check mode prints one TAP line per test, then "N passed, N failed, N skipped",
+# and exits non-zero on any failure, a guest panic/oops/WARN, or a timeout.
+set -eu
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+kernel= initrd= mode=check out= tests='*' extra= flavour=fork kconfig=normal
+timeout_s=2400 accel=tcg tcg_threads=single mem=3G
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--kernel) kernel=$2 ;;
+	--initrd) initrd=$2 ;;
+	--mode) mode=$2 ;;
+	--out) out=$2 ;;
+	--tests) tests=$2 ;;
+	--extra) extra=$2 ;;
+	--flavour) flavour=$2 ;;
+	--kconfig) kconfig=$2 ;;
+	--timeout) timeout_s=$2 ;;
+	--accel) accel=$2 ;;
+	--tcg-threads) tcg_threads=$2 ;;
+	*) echo "run.sh: unknown option $1" >&2; exit 2 ;;
+	esac
+	shift 2
+done
+[ -n "$kernel" ] && [ -n "$initrd" ] && [ -n "$out" ] || {
+	echo "run.sh: --kernel, --initrd and --out are required" >&2
+	exit 2
+}
+[ -z "$extra" ] || [ -d "$extra" ] || {
+	echo "run.sh: EXTRA_TESTS directory '$extra' does not exist" >&2
+	exit 2
+}
+
+rm -rf "$out"
+mkdir -p "$out/logs"
+out=$(cd "$out" && pwd)
+logs=$out/logs
+run=$out/run.d
+
+# The per-run part of the initramfs: run settings, our tests, extra tests.
+# The kernel unpacks concatenated cpio archives in order, so this overlays
+# the base image without rebuilding it.
+mkdir -p "$run/etc" "$run/opt/perf-tests" "$run/opt/extra-tests"
+{
+	printf 'MODE=%q\n' "$mode"
+	printf 'TESTS=%q\n' "$tests"
+	printf 'PU_KERNEL=%q\n' "$flavour"
+	printf 'PU_KCONFIG=%q\n' "$kconfig"
+} > "$run/etc/pu-run.conf"
+cp -a "$top/perf-tests/." "$run/opt/perf-tests/"
+[ -z "$extra" ] || cp -a "$extra/." "$run/opt/extra-tests/"
+(cd "$run" && find . | LC_ALL=C sort | cpio -o -H newc -R 0:0 --quiet) > "$out/run.cpio"
+cat "$initrd" "$out/run.cpio" > "$out/initrd.cpio"
+rm -rf "$run" "$out/run.cpio"
+
+truncate -s 0 "$out/results.img"
+truncate -s 2G "$out/results.img"
+: > "$logs/console.log"
+: > "$logs/tap.log"
+
+append="console=ttyS0 panic_on_warn=1 oops=panic panic=-1 softlockup_panic=1"
+append="$append rdinit=/init"
+if [ "$accel" = kvm ]; then
+	accel_opt=kvm cpu=host
+else
+	accel_opt="tcg,thread=$tcg_threads" cpu=max
+fi
+qemu=(qemu-system-x86_64 -accel "$accel_opt" -cpu "$cpu" -smp 2 -m "$mem"
+      -kernel "$kernel" -initrd "$out/initrd.cpio" -append "$append"
+      -nographic -no-reboot -nodefaults
+      -drive "file=$out/results.img,format=raw,if=virtio")
+
+if [ "$mode" = shell ]; then
+	"${qemu[@]}" -serial mon:stdio -serial "file:$logs/tap.log"
+	exit 0
+fi
+
+echo "BOOT $(basename "$kernel") ($flavour, $kconfig, $accel/$tcg_threads), mode $mode, limit ${timeout_s}s"
+start=$(date +%s)
+timeout -k 10 "$timeout_s" "${qemu[@]}" \
+	-serial "file:$logs/console.log" -serial "file:$logs/tap.log" &
+qpid=$!
+
+# Follow the guest's output live.
+parser="$top/qemu/tap-report.awk"
+if [ "$mode" = check ]; then
+	tail -n +1 -F --pid="$qpid" "$logs/tap.log" 2>/dev/null |
+		tr -d '\r' | awk -f "$parser" -v counts="$out/counts"
+else
+	tail -n +1 -F --pid="$qpid" "$logs/tap.log" 2>/dev/null |
+		tr -d '\r' | grep -v '^@@GUEST-DONE$' || true
+fi
+qrc=0
+wait "$qpid" || qrc=$?
+elapsed=$(( $(date +%s) - start ))
+
+tar -xf "$out/results.img" -C "$out" 2>/dev/null || true
+rm -f "$out/results.img" "$out/initrd.cpio"
+
+# Verdicts the guest cannot give: it finished, and the kernel stayed healthy.
+problems=$(grep -E -n 'Kernel panic|BUG:|Oops|WARNING:|general protection|KASAN|UBSAN|lockdep|possible (recursive|circular) locking|INFO: task .* blocked|rcu_.*stall|soft lockup|hard LOCKUP|Call Trace' \
+	"$logs/console.log" | head -n 20 || true)
+finished=0
+grep -q '^@@GUEST-DONE' "$logs/tap.log" && [ "$qrc" = 0 ] && finished=1
+
+if [ "$mode" != check ]; then
+	echo "guest ran ${elapsed}s; console log $logs/console.log"
+	if [ -n "$problems" ]; then
+		echo "kernel reported problems:"; echo "$problems"; exit 1
+	fi
+	[ "$finished" = 1 ] || { echo "guest did not finish (qemu status $qrc)"; exit 1; }
+	exit 0
+fi
+
+read -r n pass fail skip < "$out/counts" 2>/dev/null || { n=0 pass=0 fail=0 skip=0; }
+verdict() {
+	n=$((n + 1))
+	if [ "$1" = ok ]; then
+		pass=$((pass + 1))
+		echo "ok $n - $2"
+	else
+		fail=$((fail + 1))
+		echo "not ok $n - $2"
+		[ -z "${3:-}" ] || printf '%s\n' "$3" | sed 's/^/#   /'
+	fi
+}
+if [ "$finished" = 1 ]; then
+	verdict ok "guest: ran every test and powered off (${elapsed}s)"
+else
+	verdict fail "guest: ran every test and powered off" \
+		"expected @@GUEST-DONE; qemu exited with $qrc after ${elapsed}s (124 = timeout); see $logs/console.log"
+fi
+if [ -z "$problems" ]; then
+	verdict ok "kernel log: no panic, oops, WARN, lockdep or KASAN report"
+else
+	verdict fail "kernel log: no panic, oops, WARN, lockdep or KASAN report" "$problems"
+fi
+echo "1..$n"
+echo "$pass passed, $fail failed, $skip skipped"
+[ "$fail" = 0 ]

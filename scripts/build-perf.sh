@@ -1,0 +1,25 @@
+#!/bin/bash
+# Build perf from a tree's tools/perf and install it under DEST/usr.
+#   build-perf.sh SRC_TREE OBJ_DIR DEST
+set -eu
+
+src=$1
+obj=$2
+dest=$3
+mkdir -p "$obj"
+echo "PERF building $src/tools/perf into $obj"
+start=$(date +%s)
+make -C "$src/tools/perf" O="$obj" CC="ccache gcc" -j"$(($(nproc) + 1))" \
+	NO_LIBPYTHON=1 NO_LIBPERL=1 NO_JVMTI=1 NO_LIBBABELTRACE=1 NO_LIBLLVM=1 \
+	prefix=/usr DESTDIR="$dest" install-bin > "$obj/build.log" 2>&1 || {
+	grep -E -B2 -A8 'error|Error' "$obj/build.log" | head -n 60
+	echo "PERF build failed; full log in $obj/build.log" >&2
+	exit 1
+}
+for feature in libelf dwarf libunwind libslang; do
+	"$obj/perf" version --build-options | grep -Eq "^ +$feature: \[ on +\]" || {
+		echo "PERF was built without $feature" >&2
+		exit 1
+	}
+done
+echo "PERF done in $(( $(date +%s) - start ))s"

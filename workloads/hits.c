@@ -1,0 +1,105 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * hits: call a function whose first instruction is of a chosen class N times.
+ *
+ *   hits CLASS N     call hit_CLASS N times; print "CLASS N ns_per_call"
+ *   hits --list      print the classes, one per line
+ *   hits syscall N   make N getppid system calls (the floor for a probe hit)
+ *
+ * Each hit_* function is written in assembly so that its first instruction,
+ * the one a uprobe on the symbol replaces, is exactly the named class.  The
+ * functions leave the caller's state alone apart from %rax, %rcx and flags.
+ * The hit counts are exact (tests); the timing is for `make bench`.
+ */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/syscall.h>
+
+long hit_data = 42;
+
+__asm__(
+	".text\n"
+#define HIT(name, body) \
+	".globl hit_" #name "\n" \
+	".type hit_" #name ", @function\n" \
+	"hit_" #name ":\n" body \
+	".size hit_" #name ", .-hit_" #name "\n"
+	HIT(nop,	"nop\n ret\n")
+	HIT(endbr64,	"endbr64\n ret\n")
+	HIT(push,	"push %rbp\n pop %rbp\n ret\n")
+	HIT(movrr,	"mov %rdi, %rax\n ret\n")
+	HIT(subrsp,	"sub $8, %rsp\n add $8, %rsp\n ret\n")
+	HIT(lea,	"lea 8(%rdi), %rax\n ret\n")
+	HIT(riprel,	"mov hit_data(%rip), %rax\n ret\n")
+	HIT(call,	"call 1f\n ret\n 1: ret\n")
+	HIT(jmp,	"jmp 1f\n ud2\n 1: ret\n")
+	HIT(jcc,	"jne 1f\n nop\n 1: ret\n")
+);
+
+#define CLASSES(X) X(nop) X(endbr64) X(push) X(movrr) X(subrsp) X(lea) \
+		   X(riprel) X(call) X(jmp) X(jcc)
+#define DECLARE(name) long hit_##name(long);
+CLASSES(DECLARE)
+
+static const struct hit_class {
+	const char *name;
+	long (*fn)(long);
+} classes[] = {
+#define ENTRY(name) { #name, hit_##name },
+	CLASSES(ENTRY)
+};
+
+#define NR_CLASSES (sizeof(classes) / sizeof(classes[0]))
+
+static long null_syscall(long arg)
+{
+	return syscall(SYS_getppid) + arg;
+}
+
+static double now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e9 + ts.tv_nsec;
+}
+
+int main(int argc, char **argv)
+{
+	const struct hit_class *c = NULL;
+	long n, sum = 0;
+	double start;
+	size_t i;
+
+	if (argc == 2 && !strcmp(argv[1], "--list")) {
+		for (i = 0; i < NR_CLASSES; i++)
+			printf("%s\n", classes[i].name);
+		return 0;
+	}
+	if (argc != 3) {
+		fprintf(stderr, "usage: hits CLASS N | hits --list\n");
+		return 2;
+	}
+	for (i = 0; i < NR_CLASSES; i++)
+		if (!strcmp(argv[1], classes[i].name))
+			c = &classes[i];
+	if (!strcmp(argv[1], "syscall")) {
+		static const struct hit_class sys = { "syscall", null_syscall };
+
+		c = &sys;
+	}
+	n = atol(argv[2]);
+	if (!c || n < 0) {
+		fprintf(stderr, "hits: unknown class '%s' or bad count\n", argv[1]);
+		return 2;
+	}
+	start = now_ns();
+	for (long k = 0; k < n; k++)
+		sum += c->fn(k);
+	printf("%s %ld %.1f\n", c->name, n, n ? (now_ns() - start) / n : 0.0);
+	return sum == -1;
+}
