@@ -25,7 +25,16 @@ is "$(grep -c 'lc_target:' "$TRACING/trace")" 300 \
 	"a process started before the probe was added: 300 hits"
 
 is "$(stat_count probe_lifecycle:lc_target "$bin" call 400)" 400 "a process started after: 400 hits"
-is "$(stat_count probe_lifecycle:lc_target "$bin" fork 4 250)" 1000 "4 forked children x 250: 1000 hits"
+echo > "$TRACING/trace"
+echo 1 > "$ev/enable"
+"$bin" fork 4 250 > /dev/null
+echo 0 > "$ev/enable"
+is "$(grep -c 'lc_target:' "$TRACING/trace")" 1000 "4 forked children x 250: 1000 hits (trace)"
+# perf's per-task filter (upstream trace_uprobe.c, until the trace-events issue
+# replaces it) races with inherited events of exiting children: stock counted
+# 982 of 1000 here.
+known_limit "perf per-task filter drops hits of forked children (upstream trace_uprobe.c)"
+is "$(stat_count probe_lifecycle:lc_target "$bin" fork 4 250)" 1000 "4 forked children x 250: 1000 hits (perf stat)"
 is "$(stat_count probe_lifecycle:lc_target "$bin" exec 300)" 300 "an exec'd program: 300 hits"
 is "$(stat_count probe_lifecycle:lc_target "$bin" threads 2 5000)" 10000 "2 threads x 5000: 10000 hits"
 is "$(sha256sum < "$bin")" "$sum_before" "the file reads unchanged while probed"

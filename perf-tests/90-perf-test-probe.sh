@@ -4,7 +4,7 @@
 . /opt/perf-tests/lib/tap.sh
 trap clear_probes EXIT
 
-perf test --list > list 2>&1
+perf test list > list 2>&1
 grep -iE 'probe|uprobe' list | grep -v vfs_getname > entries
 cp list "$RESULTS/list"
 if [ ! -s entries ]; then
@@ -16,8 +16,14 @@ while read -r line; do
 	num=$(echo "$num" | tr -d ' ')
 	out=$(perf test -v "$num" 2>&1)
 	printf '%s\n' "$out" > "$RESULTS/perf-test-$num.log"
-	result=$(printf '%s\n' "$out" | grep -E '^ *[0-9.]+: .*: (Ok|FAILED!|Skip)' | tail -n 1)
+	result=$(printf '%s\n' "$out" | grep -E ': (Ok|FAILED!|Skip.*)$' | tail -n 1)
 	title=${line#*: }
+	case "$title" in
+	*inet_pton*)
+		# Expects inet_pton's immediate caller in a callchain taken at
+		# its first instruction.
+		known_stock_limit "stock drops the immediate caller at a function-entry probe" ;;
+	esac
 	case "$result" in
 	*": Ok") pass "perf test $num: $title" ;;
 	*": Skip"*) skip "perf test $num: $title" "$(printf '%s' "$result" | sed 's/.*Skip//')" ;;

@@ -86,7 +86,10 @@ host_tools="bash sh grep egrep fgrep sed gawk awk cat cp mv rm ln ls mkdir rmdir
 for t in $host_tools; do
 	p=$(PATH=/usr/bin:/usr/sbin:/bin:/sbin command -v "$t" 2>/dev/null) || continue
 	case "$p" in /*) ;; *) continue ;; esac
-	rm -f "$stage/usr/bin/$t"
+	# Replace busybox's applet, but not a tool an earlier symlink brought.
+	if [ "$(readlink "$stage/usr/bin/$t" 2>/dev/null)" = busybox ]; then
+		rm -f "$stage/usr/bin/$t"
+	fi
 	add "$p"
 done
 # `ping` on the host is setcap'd; the guest runs everything as root anyway.
@@ -102,7 +105,8 @@ for f in crt1.o Scrt1.o crti.o crtn.o libc.so libc_nonshared.a libm.so \
 	 libpthread.a libdl.a; do
 	[ -e "/usr/lib/x86_64-linux-gnu/$f" ] && add "/usr/lib/x86_64-linux-gnu/$f"
 done
-for f in /usr/lib/x86_64-linux-gnu/libm.so.6 /usr/lib/x86_64-linux-gnu/libmvec.so.1; do
+for f in /usr/lib/x86_64-linux-gnu/libm.so.6 /usr/lib/x86_64-linux-gnu/libmvec.so.1 \
+	 /usr/lib/x86_64-linux-gnu/libgcc_s.so.1; do
 	[ -e "$f" ] && add "$f"
 done
 

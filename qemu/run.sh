@@ -3,7 +3,7 @@
 #
 #   run.sh [options]
 #     --kernel BZIMAGE --initrd BASE.cpio   what to boot (required)
-#     --mode check|demo|bench|perftest|shell
+#     --mode check|demo|bench|shell
 #     --out DIR          results land in DIR (guest /results), logs in DIR/logs
 #     --tests GLOB       check: test names (file names less .sh) to run
 #     --extra DIR        check: more test scripts, run exactly like ours

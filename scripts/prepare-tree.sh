@@ -45,7 +45,8 @@ if [ ! -f "$base/committed" ]; then
 	rm -rf "$base"
 	git init -q --bare "$base"
 	export GIT_DIR="$base" GIT_WORK_TREE="$stock"
-	git add -A -- . ':!.extracted'
+	git add -A -f .
+	git rm -q --cached .extracted
 	git -c user.name=perf-uprobes -c user.email=perf-uprobes@localhost \
 		commit -q -m "linux-source-6.1 (Debian) as extracted"
 	git tag stock

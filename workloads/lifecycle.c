@@ -24,7 +24,7 @@
 
 static volatile long sink;
 
-__attribute__((noinline)) long lc_target(long x)
+__attribute__((noipa)) long lc_target(long x)
 {
 	sink += x;
 	return sink;
@@ -37,7 +37,7 @@ static void call_n(long n)
 }
 
 /* Called once by "call": a string argument for fetch-arg tests. */
-__attribute__((noinline)) size_t lc_name(const char *name)
+__attribute__((noipa)) size_t lc_name(const char *name)
 {
 	return strlen(name);
 }
