@@ -116,6 +116,10 @@ cp -a "$perf_prefix/libexec/perf-core" "$stage/usr/libexec/"
 install -m 755 "$perf_prefix/bin/perf" "$stage/usr/bin/perf"
 strip --strip-debug "$stage/usr/bin/perf"
 add_libs "$perf_prefix/bin/perf"
+if [ -d "$perf_prefix/share/doc/perf-tip" ]; then
+	mkdir -p "$stage/usr/share/doc"
+	cp -a "$perf_prefix/share/doc/perf-tip" "$stage/usr/share/doc/"
+fi
 if [ -d "$perf_prefix/lib64/traceevent" ]; then
 	cp -a "$perf_prefix/lib64/traceevent" "$stage/usr/lib64/"
 fi
