@@ -15,8 +15,8 @@ mkdir -p "$out"
 
 # best CLASS: the lowest ns/call of $rounds runs.
 best() {
-	local i v min=
-	for i in $(seq $rounds); do
+	local v min=
+	for _ in $(seq $rounds); do
 		v=$("$hits" "$1" "$n" | awk '{ print $3 }')
 		if [ -z "$min" ] || awk -v a="$v" -v b="$min" 'BEGIN { exit !(a < b) }'; then
 			min=$v

@@ -17,7 +17,7 @@
 set -eu
 
 top=$(cd "$(dirname "$0")/.." && pwd)
-kernel= initrd= mode=check out= tests='*' extra= flavour=fork kconfig=normal
+kernel='' initrd='' mode=check out='' tests='*' extra='' flavour=fork kconfig=normal
 timeout_s=2400 accel=tcg tcg_threads=single mem=3G
 while [ $# -gt 0 ]; do
 	case "$1" in

@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Callchain helpers for the malloc-graph tests; source after tap.sh.
 
 # chains PERF_DATA: one line per sample of the workload, its callchain as

@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # TAP helpers for the guest tests; source it, don't run it.
 #
 #   pass DESC / fail DESC [DETAIL...]    one result
@@ -11,8 +12,8 @@
 # Every test runs in its own scratch directory; $RESULTS is kept for the host.
 export PATH=/usr/bin:/usr/sbin
 TRACING=/sys/kernel/tracing
-WL=/opt/workloads
-LIBC=/lib64/libc.so.6
+export WL=/opt/workloads
+export LIBC=/lib64/libc.so.6
 RESULTS=${RESULTS:-/results/$(basename "$0" .sh)}
 mkdir -p "$RESULTS"
 _todo=
