@@ -1,6 +1,5 @@
 #!/bin/bash
-# perf's built-in suite, its probe and uprobe entries (`make perftest` runs
-# the whole suite against a stock baseline).
+# perf's built-in suite: its probe and uprobe entries, one result each.
 . /opt/perf-tests/lib/tap.sh
 trap clear_probes EXIT
 
