@@ -4,6 +4,8 @@
 #   make demo            the seed's session on malloc-graph, in the guest
 #   make check           every test (TESTS=<glob> for some; EXTRA_TESTS=<dir> to add)
 #   make bench           fork vs stock, one run
+#   make perftest        perf's whole `perf test` suite vs the stock baseline
+#                        (KERNEL=stock PERFTEST_UPDATE=1 rewrites the baseline)
 #   make shell           an interactive guest
 # Variables: KERNEL=fork|stock  KCONFIG=normal|debug  QEMU_ACCEL=tcg|kvm
 #            TCG_THREADS=single|multi  TESTS=<glob>  EXTRA_TESTS=<dir>
@@ -54,7 +56,7 @@ export CCACHE_DIR ?= $(HOME)/.ccache
 export CCACHE_MAXSIZE ?= 5G
 
 .PHONY: all deps prepare kernel perf workloads guest demo check \
-	bench shell clean export-patches lint FORCE
+	bench perftest shell clean export-patches lint FORCE
 
 all: guest
 
@@ -109,6 +111,13 @@ check: kernel guest
 demo: kernel guest
 	@$(RUN) $(BOOT) --mode demo --out $(BUILD)/demo
 	@echo "perf.data and report.txt are in $(BUILD)/demo/demo/"
+
+PERFTEST_BASELINE := $(TOP)/perf-tests/perftest-baseline-stock.txt
+perftest: kernel guest
+	@$(RUN) $(BOOT) --mode perftest --out $(BUILD)/perftest-$(KERNEL)$(KSUFFIX)
+	@$(TOP)/qemu/perftest-compare.sh $(PERFTEST_BASELINE) \
+		$(BUILD)/perftest-$(KERNEL)$(KSUFFIX)/perftest/results.txt \
+		$(if $(PERFTEST_UPDATE),--update)
 
 shell: kernel guest
 	@$(RUN) $(BOOT) --mode shell --out $(BUILD)/shell

@@ -3,7 +3,7 @@
 #
 #   run.sh [options]
 #     --kernel BZIMAGE --initrd BASE.cpio   what to boot (required)
-#     --mode check|demo|bench|shell
+#     --mode check|demo|bench|perftest|shell
 #     --out DIR          results land in DIR (guest /results), logs in DIR/logs
 #     --tests GLOB       check: test names (file names less .sh) to run
 #     --extra DIR        check: more test scripts, run exactly like ours
@@ -36,10 +36,10 @@ while [ $# -gt 0 ]; do
 	esac
 	shift 2
 done
-[ -n "$kernel" ] && [ -n "$initrd" ] && [ -n "$out" ] || {
+if [ -z "$kernel" ] || [ -z "$initrd" ] || [ -z "$out" ]; then
 	echo "run.sh: --kernel, --initrd and --out are required" >&2
 	exit 2
-}
+fi
 [ -z "$extra" ] || [ -d "$extra" ] || {
 	echo "run.sh: EXTRA_TESTS directory '$extra' does not exist" >&2
 	exit 2
@@ -74,6 +74,13 @@ truncate -s 2G "$out/results.img"
 
 append="console=ttyS0 panic_on_warn=1 oops=panic panic=-1 softlockup_panic=1"
 append="$append rdinit=/init"
+if [ "$accel" = tcg ]; then
+	# Give the guest the host TSC rate it cannot calibrate under TCG, so
+	# its clocksource is the TSC rather than jiffies (see tsc-khz.c).
+	tsc_khz_bin=$out/../.tsc-khz
+	gcc -O2 -o "$tsc_khz_bin" "$top/qemu/tsc-khz.c"
+	append="$append tsc_early_khz=$("$tsc_khz_bin") tsc=reliable"
+fi
 if [ "$accel" = kvm ]; then
 	accel_opt=kvm cpu=host
 else

@@ -29,7 +29,7 @@ for commit in $(git rev-list --reverse base..HEAD); do
 		pnr=$((pnr + 1))
 		nr=$pnr
 	fi
-	file=$(git format-patch -q --start-number "$nr" -o "$top/$dir" -1 "$commit")
+	file=$(git format-patch --start-number "$nr" -o "$top/$dir" -1 "$commit")
 	basename "$file" >> "$top/$dir/series"
 done
 git tag -f applied >/dev/null
