@@ -13,11 +13,11 @@ out=/results/bench
 mkdir -p "$out"
 : > "$out/results.txt"
 
-# best CLASS [N]: the lowest ns/call of $rounds runs of N calls.
+# best CLASS [N [THREADS]]: the lowest ns/call of $rounds runs of N calls.
 best() {
 	local v min=
 	for _ in $(seq $rounds); do
-		v=$("$hits" "$1" "${2:-$n}" | awk '{ print $3 }')
+		v=$("$hits" "$1" "${2:-$n}" "${3:-1}" | awk '{ print $3 }')
 		if [ -z "$min" ] || awk -v a="$v" -v b="$min" 'BEGIN { exit !(a < b) }'; then
 			min=$v
 		fi
@@ -55,6 +55,17 @@ printf '%-10s %10.1f\n' syscall "$(best syscall $((n * 10)))" | tee -a "$out/res
 for class in $("$hits" --list); do
 	measure "$class" "$class" "$(off "$class")"
 done
+# Two threads hitting one probe (lea: single-stepped on stock) at once:
+# ns per hit over both, so lock traffic between the threads shows.
+base=$(best lea "$n" 2)
+echo "p:bench/hit $hits:$(off lea)" > "$T/uprobe_events"
+echo 1 > "$T/events/bench/hit/enable"
+probed=$(best lea "$n" 2)
+echo 0 > "$T/events/bench/hit/enable"
+echo > "$T/uprobe_events"
+awk -v b="$base" -v p="$probed" 'BEGIN { printf "%-10s %10.1f\n", "lea-2thr", p - b }' |
+	tee -a "$out/results.txt"
+
 # A return probe: uretprobe on hit_nop (entry trap + return trampoline).
 base=$(best nop)
 echo "r:bench/hit $hits:$(off nop)" > "$T/uprobe_events"

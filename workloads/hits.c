@@ -3,6 +3,8 @@
  * hits: call a function whose first instruction is of a chosen class N times.
  *
  *   hits CLASS N     call hit_CLASS N times; print "CLASS N ns_per_call"
+ *   hits CLASS N T   the same in T threads at once (N calls each); the time
+ *                    is per call over all threads (wall time / T*N)
  *   hits --list      print the classes, one per line
  *   hits syscall N   make N getppid system calls (the floor for a probe hit)
  *
@@ -12,6 +14,7 @@
  * The hit counts are exact (tests); the timing is for `make bench`.
  */
 #define _GNU_SOURCE
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -68,10 +71,26 @@ static double now_ns(void)
 	return ts.tv_sec * 1e9 + ts.tv_nsec;
 }
 
+struct __attribute__((aligned(64))) worker {
+	const struct hit_class *c;
+	long n, sum;
+	pthread_t tid;
+};
+
+static void *run_worker(void *arg)
+{
+	struct worker *w = arg;
+
+	for (long k = 0; k < w->n; k++)
+		w->sum += w->c->fn(k);
+	return NULL;
+}
+
 int main(int argc, char **argv)
 {
 	const struct hit_class *c = NULL;
-	long n, sum = 0;
+	struct worker w[64];
+	long n, t = 1, sum = 0;
 	double start;
 	size_t i;
 
@@ -80,8 +99,8 @@ int main(int argc, char **argv)
 			printf("%s\n", classes[i].name);
 		return 0;
 	}
-	if (argc != 3) {
-		fprintf(stderr, "usage: hits CLASS N | hits --list\n");
+	if (argc != 3 && argc != 4) {
+		fprintf(stderr, "usage: hits CLASS N [THREADS] | hits --list\n");
 		return 2;
 	}
 	for (i = 0; i < NR_CLASSES; i++)
@@ -93,13 +112,25 @@ int main(int argc, char **argv)
 		c = &sys;
 	}
 	n = atol(argv[2]);
-	if (!c || n < 0) {
+	if (argc == 4)
+		t = atol(argv[3]);
+	if (!c || n < 0 || t < 1 || t > 64) {
 		fprintf(stderr, "hits: unknown class '%s' or bad count\n", argv[1]);
 		return 2;
 	}
 	start = now_ns();
-	for (long k = 0; k < n; k++)
-		sum += c->fn(k);
-	printf("%s %ld %.1f\n", c->name, n, n ? (now_ns() - start) / n : 0.0);
+	for (long k = 0; k < t; k++) {
+		w[k] = (struct worker){ .c = c, .n = n };
+		if (t > 1 && pthread_create(&w[k].tid, NULL, run_worker, &w[k]))
+			return 1;
+	}
+	if (t == 1)
+		run_worker(&w[0]);
+	for (long k = 0; k < t; k++) {
+		if (t > 1)
+			pthread_join(w[k].tid, NULL);
+		sum += w[k].sum;
+	}
+	printf("%s %ld %.1f\n", c->name, n * t, n ? (now_ns() - start) / (n * t) : 0.0);
 	return sum == -1;
 }

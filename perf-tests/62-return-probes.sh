@@ -1,0 +1,52 @@
+#!/bin/bash
+# Return probes where returns are not simple: recursion (nested instances of
+# one probe), a tail call (two probed functions sharing one return address),
+# longjmp out of probed functions (their returns never happen and must not
+# pile up), and fork from inside a return-probed function (the child returns
+# through the parent's hijacked addresses).  Counts are exact (trace buffer)
+# and the program's results are unchanged.
+. /opt/perf-tests/lib/tap.sh
+trap clear_probes EXIT
+
+bin=$WL/uret
+probe() {	# probe TYPE EVENT SYMBOL
+	echo "$1:uret/$2 $bin:$(file_offset "$bin" "$3")" >> "$TRACING/uprobe_events"
+}
+hits() {	# hits EVENT: how many times EVENT is in the trace
+	grep -c " $1: " "$TRACING/trace" || true
+}
+run() {		# run MODE N: the program's output with every uret probe enabled
+	echo > "$TRACING/trace"
+	echo 1 > "$TRACING/events/uret/enable"
+	"$bin" "$1" "$2"
+	echo 0 > "$TRACING/events/uret/enable"
+}
+
+probe p rec_entry uret_rec
+probe r rec_ret uret_rec
+probe r tail_a uret_tail_a
+probe r tail_b uret_tail_b
+probe r outer uret_outer
+probe r mid uret_mid
+probe r inner uret_inner
+probe r forker uret_forker
+check "eight probes defined" test "$(grep -c '^[pr]:uret/' "$TRACING/uprobe_events")" = 8
+
+is "$(run nest 100)" "nest 4200" "recursion: results unchanged"
+is "$(hits rec_entry)" 500 "recursion: 500 entries"
+is "$(hits rec_ret)" 500 "recursion: 500 nested returns"
+
+is "$(run tail 100)" "tail 15050" "tail call: results unchanged"
+is "$(hits tail_a)" 100 "tail call: the caller's return fires 100 times"
+is "$(hits tail_b)" 100 "tail call: the tail-called function's return fires 100 times"
+
+# 200 > the 64 return instances a task may hold: if the ones a longjmp
+# orphaned were kept, later returns would go unreported.
+is "$(run jump 200)" "jump 59700" "longjmp: results unchanged"
+is "$(hits outer)" 200 "longjmp: the outer function's 200 returns fire"
+is "$(hits mid)" 0 "longjmp: the skipped returns never fire (mid)"
+is "$(hits inner)" 0 "longjmp: the skipped returns never fire (inner)"
+
+is "$(run fork 50)" "fork 2100" "fork inside a return-probed function: parent and child correct"
+is "$(hits forker)" 1 "fork: the forking function returns once (the child exits inside it)"
+is "$(hits rec_ret)" 500 "fork: 250 returns each in parent and child"

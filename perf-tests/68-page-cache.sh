@@ -1,0 +1,88 @@
+#!/bin/bash
+# A probe session leaves the file and its page cache untouched: the
+# breakpoints live only in the probed processes' private copies of the text.
+# While probed, reading the file shows the original bytes at every probed
+# offset, while /proc/PID/mem of a probed process shows 0xcc there (and the
+# original bytes everywhere else); after removal it shows the original bytes.
+# The sha256 of the binary is the same before, after (page cache) and after
+# dropping the caches (a fresh read from disk).
+. /opt/perf-tests/lib/tap.sh
+trap 'touch go 2> /dev/null; clear_probes' EXIT
+
+bin=$WL/manyprobes
+nprobes=64	# mp_0 .. mp_63: 16 bytes apart, so many share a page
+sum_before=$(sha256sum < "$bin")
+
+first=$(($(file_offset "$bin" mp_0)))	# decimal: dd reads 0x12 as 0 x 12
+: > probes
+offsets=()
+for i in $(seq 0 $((nprobes - 1))); do
+	offsets+=($((first + 16 * i)))
+	printf 'p:pc/mp_%d %s:0x%x\n' "$i" "$bin" $((first + 16 * i)) >> probes
+done
+is "$(printf '0x%x' "${offsets[$((nprobes - 1))]}")" "$(file_offset "$bin" mp_$((nprobes - 1)))" \
+	"mp_N are 16 bytes apart (mp_$((nprobes - 1)))"
+span=$((16 * nprobes))
+
+# bytes FILE OFFSET: $span bytes of FILE from OFFSET, one hex byte a line.
+bytes() { dd if="$1" bs=1 skip="$2" count=$span 2> /dev/null | od -An -v -tx1 | tr -s ' ' '\n' | grep .; }
+# mem_addr PID: the address at which PID maps file offset $first of the binary.
+mem_addr() {
+	awk -v f="$bin" -v o="$first" '$6 == f && $2 ~ /x/ {
+		split($1, r, "-"); s = strtonum("0x" r[1]); e = strtonum("0x" r[2]); p = strtonum("0x" $3)
+		if (o >= p && o < p + e - s) { print s + o - p; exit } }' "/proc/$1/maps"
+}
+# compare EXPECT_CC: the process's bytes against the file's; with
+# EXPECT_CC=1 the first byte of each probed function must be 0xcc.
+compare() {
+	paste -d ' ' file.bytes mem.bytes | awk -v cc="$1" '
+		{ want = (cc && (NR - 1) % 16 == 0) ? "cc" : $1 }
+		$2 != want { bad++; if (bad <= 5) printf "byte %d: file %s mem %s want %s\n", NR - 1, $1, $2, want }
+		END { if (NR != '"$span"') { print "read " NR " bytes"; exit 1 } exit bad > 0 }'
+}
+
+bytes "$bin" "$first" > file.bytes
+rm -f go go.ready.*
+"$bin" wait go 5 > early.out &
+early=$!
+for _ in $(seq 500); do
+	[ -e "go.ready.$early" ] && break
+	sleep 0.02
+done
+addr=$(mem_addr $early)
+[ -n "$addr" ] || fail "find the text mapping of pid $early" "$(cat "/proc/$early/maps")"
+bytes "/proc/$early/mem" "$addr" > mem.bytes
+check "before probing, /proc/PID/mem shows the file's bytes" compare 0
+
+check "add $nprobes probes" sh -c "cat probes >> $TRACING/uprobe_events"
+echo 1 > "$TRACING/events/pc/enable"
+bytes "/proc/$early/mem" "$addr" > mem.bytes
+check "probed: /proc/PID/mem (process started before) shows 0xcc at each of the $nprobes probes, the rest unchanged" compare 1
+bytes "$bin" "$first" > now.bytes
+check "probed: the file reads the original bytes at every probed offset" cmp file.bytes now.bytes
+is "$(sha256sum < "$bin")" "$sum_before" "probed: the file's sha256 is unchanged"
+out=$("$bin" run 2)
+is "$(printf '%s\n' "$out" | sed -n 's/.* bad=\([0-9]*\) .*/\1/p')" 0 "probed: a program run computes right results"
+hits=$(awk '$2 ~ /^mp_/ && $3 == 2 { n++ } END { print n + 0 }' "$TRACING/uprobe_profile")
+is "$hits" $nprobes "probed: each probe hit twice by the run"
+
+echo 0 > "$TRACING/events/pc/enable"
+bytes "/proc/$early/mem" "$addr" > mem.bytes
+check "disabled: /proc/PID/mem shows the file's bytes again" compare 0
+echo 1 > "$TRACING/events/pc/enable"
+bytes "/proc/$early/mem" "$addr" > mem.bytes
+check "re-enabled: 0xcc again at each probe" compare 1
+echo 0 > "$TRACING/events/pc/enable"
+check "remove the probes" sh -c "echo > $TRACING/uprobe_events"
+bytes "/proc/$early/mem" "$addr" > mem.bytes
+check "removed: /proc/PID/mem shows the file's bytes" compare 0
+touch go
+wait "$early"
+is "$?.$(cat early.out)" "0.calls=5 bad=0" "the process probed and unprobed runs on correctly"
+
+is "$(sha256sum < "$bin")" "$sum_before" "after the session: sha256 (page cache) unchanged"
+sync
+echo 3 > /proc/sys/vm/drop_caches
+is "$(sha256sum < "$bin")" "$sum_before" "after drop_caches: sha256 (fresh read) unchanged"
+bytes "$bin" "$first" > now.bytes
+check "after drop_caches: the probed range reads the original bytes" cmp file.bytes now.bytes

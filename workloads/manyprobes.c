@@ -1,0 +1,73 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * manyprobes: calls the 1000 functions of manyprobes.S.
+ *
+ *   manyprobes run R            R rounds, each calling mp_0 .. mp_999 once;
+ *                               prints "rounds=R calls=<1000R> bad=B sum=S"
+ *   manyprobes wait FILE N      create FILE.ready.<pid>, wait until FILE
+ *                               exists, then call mp_5 N times;
+ *                               prints "calls=N bad=B"
+ *
+ * mp_N(x) = x + N + 1; B counts results that differ from that.
+ */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define NFUNCS 1000
+
+extern long (*const mp_table[NFUNCS])(long);
+long mp_5(long x);
+
+static int exists(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0;
+}
+
+int main(int argc, char **argv)
+{
+	long bad = 0;
+
+	if (argc == 3 && !strcmp(argv[1], "run")) {
+		long rounds = atol(argv[2]);
+		unsigned long sum = 0;
+
+		for (long r = 0; r < rounds; r++) {
+			for (long n = 0; n < NFUNCS; n++) {
+				long x = r * 1000003 + n * 7, got = mp_table[n](x);
+
+				if (got != x + n + 1)
+					bad++;
+				sum = sum * 31 + (unsigned long)got;
+			}
+		}
+		printf("rounds=%ld calls=%ld bad=%ld sum=%lu\n", rounds, rounds * NFUNCS, bad, sum);
+	} else if (argc == 4 && !strcmp(argv[1], "wait")) {
+		long n = atol(argv[3]);
+		char ready[4096];
+		FILE *f;
+
+		snprintf(ready, sizeof(ready), "%s.ready.%d", argv[2], (int)getpid());
+		f = fopen(ready, "w");
+		if (!f) {
+			perror(ready);
+			return 1;
+		}
+		fclose(f);
+		while (!exists(argv[2]))
+			usleep(50000);
+		for (long i = 0; i < n; i++)
+			if (mp_5(i) != i + 6)
+				bad++;
+		printf("calls=%ld bad=%ld\n", n, bad);
+	} else {
+		fprintf(stderr, "usage: manyprobes run R | wait FILE N\n");
+		return 2;
+	}
+	return bad ? 1 : 0;
+}

@@ -1,0 +1,91 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Return probes in awkward places.
+ *   uret nest N     uret_rec(4) N times: 5 nested returns of one function each
+ *   uret tail N     uret_tail_a -> (tail jump) uret_tail_b, N times
+ *   uret jump N     uret_outer calls uret_inner, which longjmps out past
+ *                   uret_mid; then uret_outer returns normally.  N times.
+ *   uret fork N     like nest, in a parent and a forked child, each N times,
+ *                   the fork made from inside a return-probed function
+ * Prints a result that must not change under probes.
+ */
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+long uret_tail_a(long x);
+
+__attribute__((noinline)) long uret_rec(long depth)
+{
+	if (!depth)
+		return 1;
+	return 2 * uret_rec(depth - 1) + depth;
+}
+
+static jmp_buf env;
+
+__attribute__((noinline)) void uret_inner(long x)
+{
+	if (x >= 0)
+		longjmp(env, (int)x + 1);
+}
+
+__attribute__((noinline)) long uret_mid(long x)
+{
+	uret_inner(x);
+	return -1;	/* never reached */
+}
+
+__attribute__((noinline)) long uret_outer(long x)
+{
+	volatile long r = 0;
+
+	if (setjmp(env) == 0)
+		r = uret_mid(x);
+	else
+		r = x * 3;
+	return r;
+}
+
+__attribute__((noinline)) long uret_forker(long n)
+{
+	long sum = 0;
+	pid_t pid = fork();
+	int status;
+
+	for (long i = 0; i < n; i++)
+		sum += uret_rec(4);
+	if (pid == 0)
+		_exit(sum == n * 42 ? 0 : 1);
+	waitpid(pid, &status, 0);
+	return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? sum : -1;
+}
+
+int main(int argc, char **argv)
+{
+	long n, sum = 0;
+
+	if (argc != 3 || (n = atol(argv[2])) <= 0) {
+		fprintf(stderr, "usage: uret nest|tail|jump|fork N\n");
+		return 2;
+	}
+	for (long i = 0; i < n; i++) {
+		if (!strcmp(argv[1], "nest"))
+			sum += uret_rec(4);
+		else if (!strcmp(argv[1], "tail"))
+			sum += uret_tail_a(i);
+		else if (!strcmp(argv[1], "jump"))
+			sum += uret_outer(i);
+		else if (!strcmp(argv[1], "fork")) {
+			sum = uret_forker(n);
+			break;
+		} else {
+			return 2;
+		}
+	}
+	printf("%s %ld\n", argv[1], sum);
+	return 0;
+}
