@@ -4,6 +4,7 @@
 #   make demo            the seed's session on malloc-graph, in the guest
 #   make check           every test (TESTS=<glob> for some; EXTRA_TESTS=<dir> to add)
 #   make bench           fork vs stock, one run
+#   make bench-perf      perf probe -F/-D speed, ours vs Debian's perf (host)
 #   make perftest        perf's whole `perf test` suite vs the stock baseline
 #                        (KERNEL=stock PERFTEST_UPDATE=1 rewrites the baseline)
 #   make shell           an interactive guest
@@ -50,13 +51,13 @@ DEB_PACKAGES := linux-source-6.1 gcc make bc bison flex libelf-dev libdw-dev \
 	libunwind-dev libslang2-dev libssl-dev qemu-system-x86 busybox-static \
 	cpio ccache binutils iputils-ping libcap-dev libzstd-dev liblzma-dev \
 	libnuma-dev zlib1g-dev pkg-config python3 git xz-utils gawk file \
-	coreutils findutils diffutils procps linux-perf
+	coreutils findutils diffutils procps linux-perf g++ libc6-dbg
 
 export CCACHE_DIR ?= $(HOME)/.ccache
 export CCACHE_MAXSIZE ?= 5G
 
 .PHONY: all deps prepare kernel perf workloads guest demo check \
-	bench perftest shell clean export-patches lint FORCE
+	bench bench-perf check-host perftest shell clean export-patches lint FORCE
 
 all: guest
 
@@ -104,13 +105,25 @@ FLAVOUR := $(if $(SERIES_EMPTY),stock,$(KERNEL))
 BOOT = --kernel $(call BZIMAGE,$(KERNEL)) --initrd $(call GUEST_IMG,$(KERNEL)) \
 	--flavour $(FLAVOUR)
 
-check: kernel guest
+# perf probe's user-space targets against Debian's stock perf, on the host.
+check-host: perf workloads
+	@echo "HOST perf probe differential test (ours vs /usr/bin/perf)"
+	@OURS=$(call PERF_OBJ,$(KERNEL))/perf WORKLOADS=$(WORKLOADS) \
+		$(TOP)/tests-host/perf-probe-diff.sh > $(BUILD)/check-host.log 2>&1 || \
+		{ grep -v '^ok' $(BUILD)/check-host.log | tail -n 30; exit 1; }
+	@tail -n 1 $(BUILD)/check-host.log
+
+check: check-host kernel guest
 	@$(RUN) $(BOOT) --mode check --out $(BUILD)/check-$(KERNEL)$(KSUFFIX) \
 		--tests '$(TESTS)' $(if $(EXTRA_TESTS),--extra $(abspath $(EXTRA_TESTS)))
 
 demo: kernel guest
 	@$(RUN) $(BOOT) --mode demo --out $(BUILD)/demo
 	@echo "perf.data and report.txt are in $(BUILD)/demo/demo/"
+
+# perf probe -F/-D speed on big binaries, ours vs stock perf, on the host.
+bench-perf: perf
+	@OURS=$(call PERF_OBJ,$(KERNEL))/perf $(TOP)/tests-host/bench-perf-probe.sh
 
 PERFTEST_BASELINE := $(TOP)/perf-tests/perftest-baseline-stock.txt
 perftest: kernel guest

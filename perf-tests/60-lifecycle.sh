@@ -30,10 +30,11 @@ echo 1 > "$ev/enable"
 "$bin" fork 4 250 > /dev/null
 echo 0 > "$ev/enable"
 is "$(grep -c 'lc_target:' "$TRACING/trace")" 1000 "4 forked children x 250: 1000 hits (trace)"
-# perf's per-task filter (upstream trace_uprobe.c, until the trace-events issue
-# replaces it) races with inherited events of exiting children: stock counted
-# 982 of 1000 here.
-known_limit "perf per-task filter drops hits of forked children (upstream trace_uprobe.c)"
+# perf stat over forked children sometimes misses hits: stock counted 982
+# and 922 of 1000 here, our kernel (with 0003) once 752 (about one child's
+# hits) and otherwise 1000.  The trace buffer above
+# is exact, so the breakpoints fire; the cause is still open (issue 4).
+known_limit "perf stat of forked children misses hits now and then (cause open)"
 is "$(stat_count probe_lifecycle:lc_target "$bin" fork 4 250)" 1000 "4 forked children x 250: 1000 hits (perf stat)"
 is "$(stat_count probe_lifecycle:lc_target "$bin" exec 300)" 300 "an exec'd program: 300 hits"
 is "$(stat_count probe_lifecycle:lc_target "$bin" threads 2 5000)" 10000 "2 threads x 5000: 10000 hits"

@@ -1,0 +1,229 @@
+#!/bin/bash
+# Differential test of perf probe's user-space targets, run on the host:
+# our perf (OURS) against Debian's stock perf 6.1 (STOCK) for
+#   perf probe -x BIN -D FUNC         (plus FUNC%return and FUNC+OFF)
+#   perf probe -x BIN -F | --funcs=FILTER
+# Standard output and exit status must be identical.  Nothing touches
+# tracefs: -D only prints the definitions.
+#
+# Intended differences (normalised below, with the reason):
+#  1. -F prints every name once.  Stock prints a name once per symbol, so
+#     static functions of the same name in several files repeat; the
+#     stock list is passed through `uniq` before comparing.
+#  2. A failing request fails in both, but the exit status may differ:
+#     ours returns the errno of the actual cause (e.g. ENODATA for a file
+#     without any symbol table) where stock often returns -1; statuses
+#     other than 0 are compared as "fail".
+#
+# Usage: perf-probe-diff.sh   (env: OURS, STOCK, WORKLOADS, PAIRS_PER_LIB)
+set -eu
+
+OURS=${OURS:-/work/main/build/obj/perf-wt/perf}
+STOCK=${STOCK:-/usr/bin/perf}
+WORKLOADS=${WORKLOADS:-/work/main/build/workloads}
+PAIRS_PER_LIB=${PAIRS_PER_LIB:-30}
+LIBDIR=/usr/lib/x86_64-linux-gnu
+export LC_ALL=C
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+count=0
+passed=0
+failed=0
+pairs=0
+
+result() {	# result STATUS(0 ok) DESCRIPTION
+	count=$((count + 1))
+	if [ "$1" -eq 0 ]; then
+		passed=$((passed + 1))
+		echo "ok $count - $2"
+	else
+		failed=$((failed + 1))
+		echo "not ok $count - $2"
+	fi
+}
+
+# probe_out PERF OUTFILE ARGS...: stdout and exit status of perf probe
+probe_out() {
+	local perf=$1 out=$2 rc=0
+	shift 2
+	"$perf" probe -q "$@" > "$out" 2> /dev/null || rc=$?
+	# Intended difference 2 (see the top of this file)
+	if [ "$rc" -ne 0 ]; then
+		echo "exit fail" >> "$out"
+	else
+		echo "exit 0" >> "$out"
+	fi
+}
+
+show_diff() {
+	diff -u "$1" "$2" | head -n 12 | sed 's/^/#   /'
+}
+
+# diff_def BIN PROBE: compare one -D request
+diff_def() {
+	local bin=$1 probe=$2
+	probe_out "$STOCK" "$tmp/s" -x "$bin" -D "$probe"
+	probe_out "$OURS" "$tmp/o" -x "$bin" -D "$probe"
+	pairs=$((pairs + 1))
+	if cmp -s "$tmp/s" "$tmp/o"; then
+		result 0 "-D -x $bin $probe: $(head -n 1 "$tmp/o")"
+	else
+		result 1 "-D -x $bin $probe"
+		show_diff "$tmp/s" "$tmp/o"
+	fi
+}
+
+# diff_funcs BIN [FILTER]: compare -F lists
+diff_funcs() {
+	local bin=$1 desc="-F -x $1"
+	local -a filt=()
+
+
+	if [ $# -gt 1 ]; then
+		filt=("--funcs=$2")
+		desc="$desc --funcs='$2'"
+	fi
+	[ ${#filt[@]} -gt 0 ] || filt=(-F)
+	probe_out "$STOCK" "$tmp/fs" -x "$bin" "${filt[@]}"
+	probe_out "$OURS" "$tmp/fo" -x "$bin" "${filt[@]}"
+	# Intended difference 1 (see the top of this file)
+	uniq "$tmp/fs" > "$tmp/fs.norm"
+	if cmp -s "$tmp/fs.norm" "$tmp/fo"; then
+		result 0 "$desc ($(($(wc -l < "$tmp/fo") - 1)) names)"
+	else
+		result 1 "$desc"
+		show_diff "$tmp/fs.norm" "$tmp/fo"
+	fi
+}
+
+# pick BIN N: up to N probe-able names spread over the stock -F list
+pick() {
+	"$STOCK" probe -q -F -x "$1" 2> /dev/null |
+		grep -E '^[A-Za-z][A-Za-z0-9_]*$' |
+		awk -v n="$2" '{ name[NR] = $0 }
+			END {
+				if (NR == 0) exit
+				step = NR / n; if (step < 1) step = 1
+				for (i = 1; i <= NR && shown < n; i += step) {
+					print name[int(i)]; shown++
+				}
+			}'
+}
+
+# corpus BIN N [EXTRA...]: -D for N picked functions and the extras
+corpus() {
+	local bin=$1 n=$2 f
+	shift 2
+	if [ ! -e "$bin" ]; then
+		result 1 "$bin is missing"
+		return
+	fi
+	for f in "$@" $(pick "$bin" "$n"); do
+		diff_def "$bin" "$f"
+	done
+}
+
+# Extra targets built here: non-PIE, static, odd segment bias, C++,
+# each with and without DWARF (without, perf probe uses ELF symbols only)
+build_extra() {
+	local src=$tmp/t.c
+	cat > "$src" <<-'EOF'
+	#include <stdio.h>
+	#include <stdlib.h>
+	static int __attribute__((noinline)) helper(int x) { return x * 3; }
+	int __attribute__((noinline)) t_leaf(int x) { return helper(x) + 1; }
+	int __attribute__((noinline)) t_loop(int n)
+	{
+		int i, s = 0;
+		for (i = 0; i < n; i++)
+			s += t_leaf(i);
+		return s;
+	}
+	int main(int argc, char **argv)
+	{
+		(void)argv;
+		printf("%d\n", t_loop(argc));
+		return 0;
+	}
+	EOF
+	gcc -O1 -g -no-pie -o "$tmp/nonpie" "$src"
+	gcc -O1 -no-pie -o "$tmp/nonpie-nodbg" "$src"
+	gcc -O1 -g -static -o "$tmp/static" "$src"
+	gcc -O1 -static -o "$tmp/static-nodbg" "$src"
+	gcc -O1 -o "$tmp/pie-nodbg" "$src"
+	# text not at the usual distance from its file offset
+	gcc -O1 -no-pie -Wl,-Ttext-segment=0x10000000 -o "$tmp/oddbias" "$src"
+	gcc -O1 -shared -fPIC -Wl,-z,max-page-size=0x200000 \
+		-Wl,-z,noseparate-code -o "$tmp/liboddbias.so" "$src"
+	cat > "$tmp/t.cc" <<-'EOF'
+	#include <string>
+	namespace ns {
+	std::string __attribute__((noinline)) join(const std::string &a, int n)
+	{
+		std::string r;
+		for (int i = 0; i < n; i++)
+			r += a;
+		return r;
+	}
+	}
+	int main(int argc, char **) { return (int)ns::join("x", argc).size(); }
+	EOF
+	g++ -O1 -o "$tmp/cxx" "$tmp/t.cc"
+}
+
+[ -x "$OURS" ] || { echo "Bail out! $OURS not built"; exit 1; }
+[ -x "$STOCK" ] || { echo "Bail out! no stock perf at $STOCK"; exit 1; }
+"$STOCK" version | grep -q '^perf version 6\.1\.' ||
+	{ echo "Bail out! $STOCK is not perf 6.1"; exit 1; }
+build_extra
+
+libc=$LIBDIR/libc.so.6
+libm=$LIBDIR/libm.so.6
+libstdcxx=$LIBDIR/libstdc++.so.6
+
+echo "# -D: definitions"
+corpus "$libc" "$PAIRS_PER_LIB" malloc free calloc realloc memcpy strlen \
+	'malloc%return' 'free%return' 'malloc+4' 'calloc+1' 'memcpy%return' \
+	'mallo*' nosuchfunction
+corpus "$libm" 20 sin 'cos%return' 'exp+2'
+corpus "$libstdcxx" 20
+corpus /usr/bin/bash "$PAIRS_PER_LIB" readline 'readline%return' \
+	'execute_command+3' main
+corpus /bin/busybox 2 main
+corpus "$STOCK" 10
+corpus "$OURS" 4 cmd_probe 'cmd_probe%return' 'cmd_record+8'
+corpus "$WORKLOADS/malloc-graph" 8 main 'main%return'
+corpus "$WORKLOADS/libmg.so" 8
+corpus "$WORKLOADS/hits" 5
+corpus "$WORKLOADS/lifecycle" 5
+for b in nonpie nonpie-nodbg static static-nodbg pie-nodbg oddbias \
+	liboddbias.so; do
+	corpus "$tmp/$b" 0 t_leaf t_loop main helper 't_leaf%return' \
+		't_loop+4' 't_leaf+200'
+done
+corpus "$tmp/static-nodbg" 12
+corpus "$tmp/cxx" 0 main '_ZN2ns4joinERKNSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEEEi'
+
+echo "# -F: function lists"
+for b in "$libc" "$libm" "$libstdcxx" /usr/bin/bash /bin/busybox "$STOCK" \
+	"$WORKLOADS/malloc-graph" "$WORKLOADS/libmg.so" "$tmp/static" \
+	"$tmp/nonpie" "$tmp/oddbias" "$tmp/cxx"; do
+	diff_funcs "$b"
+done
+diff_funcs "$libc" 'mall*'
+diff_funcs "$libc" '*'
+diff_funcs "$tmp/cxx" '*join*'
+diff_funcs "$tmp/static-nodbg" '!_*'
+diff_funcs "$tmp/liboddbias.so" '*'
+diff_funcs /usr/bin/bash '*@plt'
+
+if [ "$pairs" -lt 200 ]; then
+	result 1 "at least 200 (binary, function) pairs compared ($pairs)"
+else
+	result 0 "at least 200 (binary, function) pairs compared ($pairs)"
+fi
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
