@@ -1,11 +1,24 @@
 #!/bin/bash
-# Put two bench runs side by side: bench-report.sh STOCK_DIR FORK_DIR
+# Put bench runs side by side:
+#   bench-report.sh STOCK_DIR... -- FORK_DIR...
+# Each DIR holds a results.txt of "CLASS NS_PER_HIT" lines from one boot;
+# with several boots per kernel (alternated by `make bench`), the lowest
+# value of each class is taken, which damps the emulator's noise.
 set -eu
-stock=$1/results.txt
-fork=$2/results.txt
+stock=() fork=()
+side=stock
+for d in "$@"; do
+	if [ "$d" = -- ]; then side=fork; continue; fi
+	if [ "$side" = stock ]; then stock+=("$d/results.txt"); else fork+=("$d/results.txt"); fi
+done
+lowest() {
+	awk '{ if (!($1 in m) || $2 < m[$1]) m[$1] = $2 } END { for (c in m) print c, m[c] }' "$@" |
+		sort
+}
 echo "ns per probe hit (guest, TCG), trace-enabled uprobe; syscall = null syscall floor"
+echo "lowest of ${#stock[@]} stock and ${#fork[@]} fork boots, alternated"
 printf '%-10s %12s %12s %8s\n' class stock fork fork/stock
-join <(sort "$stock") <(sort "$fork") | while read -r name s f; do
+join <(lowest "${stock[@]}") <(lowest "${fork[@]}") | while read -r name s f; do
 	awk -v n="$name" -v s="$s" -v f="$f" \
 		'BEGIN { printf "%-10s %12.1f %12.1f %8.2f\n", n, s, f, (s > 0 ? f / s : 0) }'
 done
