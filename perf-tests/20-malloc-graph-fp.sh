@@ -13,21 +13,21 @@ if out=$(perf record -q -e probe_libc:malloc -g -o "$data" -- "$WL/malloc-graph"
 else
 	fail "perf record -e probe_libc:malloc -g -- malloc-graph" "$out"
 fi
-chains "$data" > chains
-cp chains "$RESULTS/chains"
+chains "$data" > chains.txt
+cp chains.txt "$RESULTS/chains"
 
 # The frames above the immediate caller are in the frame chain even on stock:
 # count every path by a function it alone passes through.
 while read -r count chain; do
 	key=$(printf '%s' "$chain" | cut -d';' -f3)
-	is "$(count_through chains "$key")" "$count" "$count malloc calls through $key"
+	is "$(count_through chains.txt "$key")" "$count" "$count malloc calls through $key"
 done < expect
 
 # The whole chain, immediate caller included.  Stock takes the callchain at
 # the probe from %rbp, which at a function's first instruction still points at
 # the caller's caller: the caller itself (its return address sits at the top of
 # the stack) is lost.  Mainline fixed this in 6.11.
-check_chains chains expect "fp chain" "stock drops the immediate caller at a function-entry probe"
+check_chains chains.txt expect "fp chain" "stock drops the immediate caller at a function-entry probe"
 
 report=$(perf report -i "$data" --stdio --no-children -g caller 2>&1)
 printf '%s\n' "$report" > "$RESULTS/report.txt"

@@ -17,6 +17,6 @@ else
 fi
 lost=$(perf report -i "$data" --stats 2>/dev/null | awk '/LOST/ { print $NF }')
 is "${lost:-0}" 0 "no lost samples"
-chains "$data" > chains
-cp chains "$RESULTS/chains"
-check_chains chains expect "dwarf chain"
+chains "$data" > chains.txt
+cp chains.txt "$RESULTS/chains"
+check_chains chains.txt expect "dwarf chain"

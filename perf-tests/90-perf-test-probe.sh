@@ -3,11 +3,11 @@
 . /opt/perf-tests/lib/tap.sh
 trap clear_probes EXIT
 
-perf test list > list 2>&1
-grep -iE 'probe|uprobe' list | grep -v vfs_getname > entries
-cp list "$RESULTS/list"
+perf test list > tests.list 2>&1
+grep -iE 'probe|uprobe' tests.list | grep -v vfs_getname > entries
+cp tests.list "$RESULTS/list"
 if [ ! -s entries ]; then
-	fail "perf test lists probe entries" "$(head -n 20 list)"
+	fail "perf test lists probe entries" "$(head -n 20 tests.list)"
 	exit 0
 fi
 while read -r line; do
