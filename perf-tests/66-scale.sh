@@ -47,12 +47,13 @@ is "$("$bin" run $rounds)" "$ref" "after removal the program runs correctly"
 
 # (b) 200 processes mapped the binary before the probe exists.
 rm -f go go.ready.*
+mkfifo go	# the processes sleep in open() until we open it to write
 pids=()
 for i in $(seq $nprocs); do
 	"$bin" wait go $per_proc > "out.$i" 2>&1 &
 	pids+=($!)
 done
-for _ in $(seq 600); do
+for _ in $(seq 6000); do
 	[ "$(find . -maxdepth 1 -name 'go.ready.*' | wc -l)" -ge $nprocs ] && break
 	sleep 0.1
 done
@@ -61,7 +62,8 @@ off=$(file_offset "$bin" mp_5)
 check "add p:mp/mp_5 at $off" sh -c "echo 'p:mp/mp_5 $bin:$off' >> $TRACING/uprobe_events"
 echo > "$TRACING/trace"
 echo 1 > "$TRACING/events/mp/mp_5/enable"
-touch go
+exec 3> go	# releases every reader; closing gives them EOF
+exec 3>&-
 failed=0
 for pid in "${pids[@]}"; do
 	wait "$pid" || failed=$((failed + 1))

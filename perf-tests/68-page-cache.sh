@@ -7,7 +7,8 @@
 # The sha256 of the binary is the same before, after (page cache) and after
 # dropping the caches (a fresh read from disk).
 . /opt/perf-tests/lib/tap.sh
-trap 'touch go 2> /dev/null; clear_probes' EXIT
+# go is a FIFO the waiting process sleeps on: opening it to write releases it.
+trap 'timeout 2 sh -c ": > go" 2> /dev/null; clear_probes' EXIT
 
 bin=$WL/manyprobes
 nprobes=64	# mp_0 .. mp_63: 16 bytes apart, so many share a page
@@ -43,6 +44,7 @@ compare() {
 
 bytes "$bin" "$first" > file.bytes
 rm -f go go.ready.*
+mkfifo go
 "$bin" wait go 5 > early.out &
 early=$!
 for _ in $(seq 500); do
@@ -76,7 +78,7 @@ echo 0 > "$TRACING/events/pc/enable"
 check "remove the probes" sh -c "echo > $TRACING/uprobe_events"
 bytes "/proc/$early/mem" "$addr" > mem.bytes
 check "removed: /proc/PID/mem shows the file's bytes" compare 0
-touch go
+: > go
 wait "$early"
 is "$?.$(cat early.out)" "0.calls=5 bad=0" "the process probed and unprobed runs on correctly"
 

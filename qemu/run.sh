@@ -119,7 +119,7 @@ tar -xf "$out/results.img" -C "$out" 2>/dev/null || true
 rm -f "$out/results.img" "$out/initrd.cpio"
 
 # Verdicts the guest cannot give: it finished, and the kernel stayed healthy.
-problems=$(grep -E -n 'Kernel panic|BUG:|Oops|WARNING:|general protection|KASAN|UBSAN|lockdep|possible (recursive|circular) locking|INFO: task .* blocked|rcu_.*stall|soft lockup|hard LOCKUP|Call Trace' \
+problems=$(grep -E -n 'Kernel panic|BUG:|Oops|WARNING:|general protection|KASAN|UBSAN|lockdep is turned off|DEBUG_LOCKS_WARN_ON|possible (recursive|circular) locking|INFO: task .* blocked|rcu_.*stall|soft lockup|hard LOCKUP|Call Trace' \
 	"$logs/console.log" | head -n 20 || true)
 finished=0
 grep -q '^@@GUEST-DONE' "$logs/tap.log" && [ "$qrc" = 0 ] && finished=1

@@ -104,7 +104,7 @@ pick() {
 		grep -E '^[A-Za-z][A-Za-z0-9_]*$' |
 		awk -v n="$2" '{ name[NR] = $0 }
 			END {
-				if (NR == 0) exit
+				if (NR == 0 || n == 0) exit
 				step = NR / n; if (step < 1) step = 1
 				for (i = 1; i <= NR && shown < n; i += step) {
 					print name[int(i)]; shown++
