@@ -15,18 +15,10 @@ sum_before=$(sha256sum < "$bin")
 
 # The semaphore's file offset: vaddr - p_vaddr + p_offset of its LOAD segment.
 sema_offset() {
-	local value type off vaddr filesz
+	local value
 	value=$(readelf -Ws "$bin" | awk '$4 == "OBJECT" && $8 == "sdt_sema" { print $2; exit }')
 	[ -n "$value" ] || return 1
-	value=$((16#$value))
-	while read -r type off vaddr _ filesz _; do
-		[ "$type" = LOAD ] || continue
-		if [ "$value" -ge $((vaddr)) ] && [ "$value" -lt $((vaddr + filesz)) ]; then
-			printf '0x%x\n' $((value - vaddr + off))
-			return 0
-		fi
-	done < <(readelf -lW "$bin")
-	return 1
+	vaddr_offset "$bin" "0x$value"
 }
 
 # ask DIR: make the watcher in DIR read its semaphore; print what it saw.

@@ -74,14 +74,10 @@ known_stock_limit() {
 	return 0
 }
 
-# file_offset BINARY SYMBOL: the file offset of SYMBOL's value, computed from
-# readelf's symbol table and program headers (independently of perf).
-file_offset() {
-	local bin=$1 sym=$2 value type off vaddr filesz
-	value=$(readelf -Ws --dyn-syms "$bin" 2>/dev/null |
-		awk -v s="$sym" '$4 ~ /FUNC/ && ($8 == s || index($8, s "@") == 1) { print $2; exit }')
-	[ -n "$value" ] || return 1
-	value=$((16#$value))
+# vaddr_offset BINARY VADDR: the file offset of a virtual address, from the
+# program headers of its LOAD segment (vaddr - p_vaddr + p_offset).
+vaddr_offset() {
+	local bin=$1 value=$(($2)) type off vaddr filesz
 	while read -r type off vaddr _ filesz _; do
 		[ "$type" = LOAD ] || continue
 		if [ "$value" -ge $((vaddr)) ] && [ "$value" -lt $((vaddr + filesz)) ]; then
@@ -90,6 +86,16 @@ file_offset() {
 		fi
 	done < <(readelf -lW "$bin")
 	return 1
+}
+
+# file_offset BINARY SYMBOL: the file offset of function SYMBOL, computed from
+# readelf's symbol table and program headers (independently of perf).
+file_offset() {
+	local value
+	value=$(readelf -Ws --dyn-syms "$1" 2>/dev/null |
+		awk -v s="$2" '$4 ~ /FUNC/ && ($8 == s || index($8, s "@") == 1) { print $2; exit }')
+	[ -n "$value" ] || return 1
+	vaddr_offset "$1" "0x$value"
 }
 
 # uprobe_offset EVENT: the offset uprobe_events holds for GROUP/EVENT.
