@@ -57,7 +57,7 @@ export CCACHE_DIR ?= $(HOME)/.ccache
 export CCACHE_MAXSIZE ?= 5G
 
 .PHONY: all deps prepare kernel perf workloads guest demo check \
-	bench bench-perf check-host perftest shell clean export-patches lint FORCE
+	bench bench-perf check-host checkpatch perftest shell clean export-patches lint FORCE
 
 all: guest
 
@@ -149,8 +149,17 @@ bench: prepare workloads
 	done; done
 	@$(TOP)/qemu/bench-report.sh $(BUILD)/bench-stock-*/bench -- $(BUILD)/bench-fork-*/bench
 
-lint:
-	shellcheck -x qemu/*.sh scripts/*.sh perf-tests/*.sh perf-tests/lib/*.sh .ci/run
+# checkpatch --strict on every patch of both series.  The patches are read
+# from stdin: given a file git tracks, checkpatch checks it as source code.
+checkpatch: prepare
+	@bad=0; for p in kernel-patches/*.patch tools-perf-patches/*.patch; do \
+		sum=$$($(STOCK_SRC)/scripts/checkpatch.pl --strict --no-tree --terse - < $$p 2>/dev/null | tail -n 1); \
+		echo "$$p: $${sum:-clean}"; \
+		case $$sum in ""|*" 0 errors"*) ;; *) bad=1 ;; esac; \
+	done; exit $$bad
+
+lint: checkpatch
+	shellcheck -x qemu/*.sh scripts/*.sh perf-tests/*.sh perf-tests/lib/*.sh tests-host/*.sh .ci/run
 	$(MAKE) -C workloads OUT=$(BUILD)/lint-workloads
 
 clean:

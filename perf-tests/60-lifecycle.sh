@@ -32,8 +32,8 @@ echo 0 > "$ev/enable"
 is "$(grep -c 'lc_target:' "$TRACING/trace")" 1000 "4 forked children x 250: 1000 hits (trace)"
 # perf stat over forked children sometimes misses hits: stock counted 982
 # and 922 of 1000 here, our kernel (with 0003) once 752 (about one child's
-# hits) and otherwise 1000.  The trace buffer above
-# is exact, so the breakpoints fire; the cause is still open (issue 4).
+# hits) and otherwise 1000.  The trace buffer above is exact, so the
+# breakpoints fire; the cause is still open (issue 4).
 known_limit "perf stat of forked children misses hits now and then (cause open)"
 is "$(stat_count probe_lifecycle:lc_target "$bin" fork 4 250)" 1000 "4 forked children x 250: 1000 hits (perf stat)"
 is "$(stat_count probe_lifecycle:lc_target "$bin" exec 300)" 300 "an exec'd program: 300 hits"

@@ -61,25 +61,29 @@ show_diff() {
 	diff -u "$1" "$2" | head -n 12 | sed 's/^/#   /'
 }
 
+# report STOCK_OUT OUR_OUT OK_DESC FAIL_DESC: one result from comparing outputs
+report() {
+	if cmp -s "$1" "$2"; then
+		result 0 "$3"
+	else
+		result 1 "$4"
+		show_diff "$1" "$2"
+	fi
+}
+
 # diff_def BIN PROBE: compare one -D request
 diff_def() {
 	local bin=$1 probe=$2
 	probe_out "$STOCK" "$tmp/s" -x "$bin" -D "$probe"
 	probe_out "$OURS" "$tmp/o" -x "$bin" -D "$probe"
 	pairs=$((pairs + 1))
-	if cmp -s "$tmp/s" "$tmp/o"; then
-		result 0 "-D -x $bin $probe: $(head -n 1 "$tmp/o")"
-	else
-		result 1 "-D -x $bin $probe"
-		show_diff "$tmp/s" "$tmp/o"
-	fi
+	report "$tmp/s" "$tmp/o" "-D -x $bin $probe: $(head -n 1 "$tmp/o")" "-D -x $bin $probe"
 }
 
 # diff_funcs BIN [FILTER]: compare -F lists
 diff_funcs() {
 	local bin=$1 desc="-F -x $1"
 	local -a filt=()
-
 
 	if [ $# -gt 1 ]; then
 		filt=("--funcs=$2")
@@ -90,12 +94,7 @@ diff_funcs() {
 	probe_out "$OURS" "$tmp/fo" -x "$bin" "${filt[@]}"
 	# Intended difference 1 (see the top of this file)
 	uniq "$tmp/fs" > "$tmp/fs.norm"
-	if cmp -s "$tmp/fs.norm" "$tmp/fo"; then
-		result 0 "$desc ($(($(wc -l < "$tmp/fo") - 1)) names)"
-	else
-		result 1 "$desc"
-		show_diff "$tmp/fs.norm" "$tmp/fo"
-	fi
+	report "$tmp/fs.norm" "$tmp/fo" "$desc ($(($(wc -l < "$tmp/fo") - 1)) names)" "$desc"
 }
 
 # pick BIN N: up to N probe-able names spread over the stock -F list

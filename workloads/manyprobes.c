@@ -16,7 +16,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #define NFUNCS 1000
@@ -55,7 +54,7 @@ int main(int argc, char **argv)
 			return 1;
 		}
 		fclose(f);
-		/* FILE is a FIFO: sleep in open() until the test opens it to
+		/* FIFO: sleep in open() until the test opens it to
 		 * write, then read to EOF.  No polling: 200 waiters cost nothing
 		 * even on a slow debug kernel.
 		 */
