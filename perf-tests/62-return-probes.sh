@@ -2,9 +2,11 @@
 # Return probes where returns are not simple: recursion (nested instances of
 # one probe), a tail call (two probed functions sharing one return address),
 # longjmp out of probed functions (their returns never happen and must not
-# pile up), and fork from inside a return-probed function (the child returns
-# through the parent's hijacked addresses).  Counts are exact (trace buffer)
-# and the program's results are unchanged.
+# pile up), fork from inside a return-probed function (the child returns
+# through the parent's hijacked addresses), and a program in seccomp strict
+# mode (the fork's trampoline returns through a syscall of its own, which
+# seccomp must let through).  Counts are exact (trace buffer) and the
+# program's results are unchanged.
 . /opt/perf-tests/lib/tap.sh
 trap clear_probes EXIT
 
@@ -50,3 +52,13 @@ is "$(hits inner)" 0 "longjmp: the skipped returns never fire (inner)"
 is "$(run fork 50)" "fork 2100" "fork inside a return-probed function: parent and child correct"
 is "$(hits forker)" 1 "fork: the forking function returns once (the child exits inside it)"
 is "$(hits rec_ret)" 500 "fork: 250 returns each in parent and child"
+
+is "$(run seccomp 50)" "seccomp 2100" "seccomp strict mode: returns work, results unchanged"
+is "$(hits rec_ret)" 250 "seccomp strict mode: 250 returns"
+
+# The trampoline's syscall is not for programs: from anywhere else it kills
+# the caller with SIGILL (stock has no such syscall: ENOSYS).
+"$bin" rogue 1 > rogue.out 2>&1
+rc=$?
+known_stock_limit "stock has no return trampoline syscall"
+is "$rc" 132 "the trampoline syscall from outside the trampoline: SIGILL"

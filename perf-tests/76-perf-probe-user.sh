@@ -44,3 +44,79 @@ check "unknown function: perf probe fails (status $rc)" test "$rc" -ne 0
 is "$(printf '%s\n' "$err" | head -n 1)" "Probe point 'no_such_function' not found." \
 	"unknown function: says so"
 is "$(cat "$TRACING/uprobe_events")" "" "failed requests add nothing"
+
+# One listing and one deletion across kprobe_events and uprobe_events, in
+# stock perf's format: kprobes first, then uprobes, each with its place;
+# within a file in the order of the lines' text (stock lists them from a
+# sorted string list).
+check "kprobe on do_sys_openat2" perf probe -q -a do_sys_openat2
+check "uprobes on malloc and free in libc" perf probe -q -x "$libc" -a malloc -a free
+perf probe -l > list.out 2>&1 || true
+cp list.out "$RESULTS/list.out"
+check "perf probe -l lists the kprobe first" \
+	grep -q '^  probe:do_sys_openat2 *(on do_sys_openat2' <(head -n 1 list.out)
+is "$(grep probe_libc list.out)" "$(printf '  %-20s (on %s in %s)\n' \
+	probe_libc:free free "$libc" probe_libc:malloc malloc "$libc")" \
+	"perf probe -l shows the uprobes with their place, sorted as stock perf does"
+is "$(perf probe -l 'probe_libc:m*' 2>&1)" "$(printf '  %-20s (on malloc in %s)' probe_libc:malloc "$libc")" \
+	"perf probe -l GRP:EVENT-glob lists only what matches"
+out=$(perf probe -d '*:*e*' 2>&1) || true
+is "$out" "$(printf 'Removed event: %s\n' probe:do_sys_openat2 probe_libc:free)" \
+	"perf probe -d GRP:EVENT-glob deletes from both files and says what"
+is "$(perf probe -l 2>&1)" "$(printf '  %-20s (on malloc in %s)' probe_libc:malloc "$libc")" \
+	"... and leaves the rest"
+err=$(perf probe -d 'nothing:here' 2>&1) && rc=0 || rc=$?
+check "perf probe -d with no match fails (status $rc)" test "$rc" -ne 0
+is "$(printf '%s\n' "$err" | head -n 1)" '"nothing:here" does not hit any event.' \
+	"... saying it hit no event"
+perf probe -q -d '*:*' 2> /dev/null || true
+
+# --hits: how often each event was hit, from uprobe_profile / kprobe_profile
+check "uprobe on lc_target" perf probe -q -x "$WL/lifecycle" lc_target
+echo 1 > "$TRACING/events/probe_lifecycle/lc_target/enable"
+"$WL/lifecycle" call 37 > /dev/null
+echo 0 > "$TRACING/events/probe_lifecycle/lc_target/enable"
+out=$(perf probe --hits -l 'probe_lifecycle:*' 2>&1) || true
+known_stock_limit "stock perf has no --hits"
+case $out in
+"  probe_lifecycle:lc_target (on lc_target"*" in $WL/lifecycle) [hits: 37]")
+	pass "perf probe -l --hits counts 37 hits of lc_target" ;;
+*) fail "perf probe -l --hits counts 37 hits of lc_target" "got: '$out'" ;;
+esac
+check "kprobe on do_sys_openat2" perf probe -q -a do_sys_openat2
+echo 1 > "$TRACING/events/probe/do_sys_openat2/enable"
+cat /dev/null /dev/null /dev/null
+echo 0 > "$TRACING/events/probe/do_sys_openat2/enable"
+out=$(perf probe --hits -l 'probe:*' 2>&1) || true
+known_stock_limit "stock perf has no --hits"
+case $out in
+*"[hits: "[1-9]*", missed: 0]") pass "perf probe -l --hits counts kprobe hits and misses ($out)" ;;
+*) fail "perf probe -l --hits counts kprobe hits and misses" "got: '$out'" ;;
+esac
+perf probe -q -d '*:*' 2> /dev/null || true
+
+# -x NAME --pid PID: the library that process maps, through its root
+sleep 300 &
+pid=$!
+known_stock_limit "stock perf has no --pid"
+check "perf probe -x libc --pid $pid malloc" perf probe -q -x libc --pid "$pid" malloc
+line=$(grep 'probe_libc/malloc ' "$TRACING/uprobe_events" || true)
+known_stock_limit "stock perf has no --pid"
+case $line in
+*" $libc:"*) pass "--pid: the name resolves to the file the process maps ($line)" ;;
+*) fail "--pid: the name resolves to the file the process maps" "got: '$line'" ;;
+esac
+perf probe -q -d 'probe_libc:*' 2> /dev/null || true
+known_stock_limit "stock perf has no --pid"
+check "--pid before -x works too" perf probe -q --pid "$pid" -x libc -D malloc
+kill "$pid"
+wait "$pid" 2> /dev/null || true
+err=$(perf probe -x libc --pid "$pid" malloc 2>&1) && rc=0 || rc=$?
+check "--pid of a process that is gone: fails (status $rc)" test "$rc" -ne 0
+known_stock_limit "stock perf has no --pid"
+is "$(printf '%s\n' "$err" | head -n 1)" "Process $pid does not exist" "... saying so"
+err=$(perf probe -x libnope --pid $$ malloc 2>&1) && rc=0 || rc=$?
+check "--pid with a library the process does not map: fails (status $rc)" test "$rc" -ne 0
+known_stock_limit "stock perf has no --pid"
+is "$(printf '%s\n' "$err" | head -n 1)" "Process $$ maps no file named libnope" "... saying so"
+is "$(cat "$TRACING/uprobe_events")" "" "failed --pid requests add nothing"

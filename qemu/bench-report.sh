@@ -16,6 +16,7 @@ lowest() {
 		sort
 }
 echo "ns per probe hit (guest, TCG), trace-enabled uprobe; syscall = null syscall floor"
+echo "mapfork: ns per mmap+munmap (fork every 8th) with a probe in another file; mapfork-0: no probe"
 echo "lowest of ${#stock[@]} stock and ${#fork[@]} fork boots, alternated"
 printf '%-10s %12s %12s %8s\n' class stock fork fork/stock
 join <(lowest "${stock[@]}") <(lowest "${fork[@]}") | while read -r name s f; do

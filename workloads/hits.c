@@ -7,6 +7,9 @@
  *                    is per call over all threads (wall time / T*N)
  *   hits --list      print the classes, one per line
  *   hits syscall N   make N getppid system calls (the floor for a probe hit)
+ *   hits mapfork N   N times map and unmap this program's file executable,
+ *                    and fork a child that exits at once every 8th time
+ *                    (what probes elsewhere must not slow down)
  *
  * Each hit_* function is written in assembly so that its first instruction,
  * the one a uprobe on the symbol replaces, is exactly the named class.  The
@@ -19,8 +22,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <fcntl.h>
 #include <unistd.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 
 long hit_data = 42;
 
@@ -61,6 +67,25 @@ static const struct hit_class {
 static long null_syscall(long arg)
 {
 	return syscall(SYS_getppid) + arg;
+}
+
+static int self_fd = -1;
+
+static long map_fork(long k)
+{
+	void *p = mmap(NULL, 4096, PROT_READ | PROT_EXEC, MAP_PRIVATE, self_fd, 0);
+	pid_t pid;
+
+	if (p == MAP_FAILED || munmap(p, 4096))
+		exit(1);
+	if (k % 8)
+		return 0;
+	pid = fork();
+	if (pid < 0)
+		exit(1);
+	if (!pid)
+		_exit(0);
+	return waitpid(pid, NULL, 0) == pid ? 0 : -1;
 }
 
 static double now_ns(void)
@@ -110,6 +135,16 @@ int main(int argc, char **argv)
 		static const struct hit_class sys = { "syscall", null_syscall };
 
 		c = &sys;
+	}
+	if (!strcmp(argv[1], "mapfork")) {
+		static const struct hit_class mapfork = { "mapfork", map_fork };
+
+		self_fd = open("/proc/self/exe", O_RDONLY);
+		if (self_fd < 0) {
+			perror("hits: /proc/self/exe");
+			return 1;
+		}
+		c = &mapfork;
 	}
 	n = atol(argv[2]);
 	if (argc == 4)

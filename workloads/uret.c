@@ -7,12 +7,21 @@
  *                   uret_mid; then uret_outer returns normally.  N times.
  *   uret fork N     like nest, in a parent and a forked child, each N times,
  *                   the fork made from inside a return-probed function
+ *   uret seccomp N  like nest, in seccomp strict mode (read, write, exit and
+ *                   sigreturn only): returns must not need a syscall of the
+ *                   program's own
+ *   uret rogue 1    call the syscall (335) the fork's return trampoline
+ *                   makes, from outside the trampoline; prints its result
  * Prints a result that must not change under probes.
  */
+#include <errno.h>
+#include <linux/seccomp.h>
 #include <setjmp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -64,13 +73,42 @@ __attribute__((noinline)) long uret_forker(long n)
 	return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? sum : -1;
 }
 
+/* nest under seccomp strict mode; only write() and exit() from here on */
+static void nest_in_seccomp(long n)
+{
+	char line[64];
+	long sum = 0;
+	int len;
+
+	if (prctl(PR_SET_SECCOMP, SECCOMP_MODE_STRICT)) {
+		perror("uret: seccomp");
+		exit(2);
+	}
+	for (long i = 0; i < n; i++)
+		sum += uret_rec(4);
+	len = snprintf(line, sizeof(line), "seccomp %ld\n", sum);
+	if (write(1, line, len) != len)
+		syscall(SYS_exit, 1);
+	syscall(SYS_exit, 0);
+}
+
 int main(int argc, char **argv)
 {
 	long n, sum = 0;
 
 	if (argc != 3 || (n = atol(argv[2])) <= 0) {
-		fprintf(stderr, "usage: uret nest|tail|jump|fork N\n");
+		fprintf(stderr, "usage: uret nest|tail|jump|fork|seccomp|rogue N\n");
 		return 2;
+	}
+	if (!strcmp(argv[1], "seccomp")) {
+		fflush(stdout);
+		nest_in_seccomp(n);
+	}
+	if (!strcmp(argv[1], "rogue")) {
+		long rc = syscall(335);
+
+		printf("rogue %ld %s\n", rc, rc < 0 ? strerror(errno) : "");
+		return 0;
 	}
 	for (long i = 0; i < n; i++) {
 		if (!strcmp(argv[1], "nest"))
