@@ -15,8 +15,13 @@ lowest() {
 	awk '{ if (!($1 in m) || $2 < m[$1]) m[$1] = $2 } END { for (c in m) print c, m[c] }' "$@" |
 		sort
 }
-echo "ns per probe hit (guest, TCG), trace-enabled uprobe; syscall = null syscall floor"
-echo "mapfork: ns per mmap+munmap (fork every 8th) with a probe in another file; mapfork-0: no probe"
+if [ "${BENCH_CLOCK:-wall}" = icount ]; then
+	echo "guest instructions per probe hit (QEMU -icount: 1 ns = 1 instruction),"
+	echo "trace-enabled uprobe; syscall = null syscall floor"
+else
+	echo "ns per probe hit (guest, TCG, host clock), trace-enabled uprobe; syscall = null syscall floor"
+fi
+echo "mapfork: per mmap+munmap (fork every 8th) with a probe in another file; mapfork-0: no probe"
 echo "lowest of ${#stock[@]} stock and ${#fork[@]} fork boots, alternated"
 printf '%-10s %12s %12s %8s\n' class stock fork fork/stock
 join <(lowest "${stock[@]}") <(lowest "${fork[@]}") | while read -r name s f; do

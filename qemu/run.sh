@@ -11,6 +11,8 @@
 #     --kconfig NAME     normal or debug
 #     --timeout SECONDS  whole-guest limit (default 2400)
 #     --accel tcg|kvm    default tcg; --tcg-threads single|multi (default single)
+#     --icount 0|1       tcg: time by instructions executed (1 ns each), not
+#                        by the host clock (default 0)
 #
 # check mode prints one TAP line per test, then "N passed, N failed, N skipped",
 # and exits non-zero on any failure, a guest panic/oops/WARN, or a timeout.
@@ -18,7 +20,7 @@ set -eu
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 kernel='' initrd='' mode=check out='' tests='*' extra='' flavour=fork kconfig=normal
-timeout_s=2400 accel=tcg tcg_threads=single mem=3G
+timeout_s=2400 accel=tcg tcg_threads=single mem=3G icount=0
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--kernel) kernel=$2 ;;
@@ -32,6 +34,7 @@ while [ $# -gt 0 ]; do
 	--timeout) timeout_s=$2 ;;
 	--accel) accel=$2 ;;
 	--tcg-threads) tcg_threads=$2 ;;
+	--icount) icount=$2 ;;
 	*) echo "run.sh: unknown option $1" >&2; exit 2 ;;
 	esac
 	shift 2
@@ -74,7 +77,14 @@ truncate -s 2G "$out/results.img"
 
 append="console=ttyS0 panic_on_warn=1 oops=panic panic=-1 softlockup_panic=1"
 append="$append rdinit=/init"
-if [ "$accel" = tcg ]; then
+icount_opt=()
+if [ "$accel" = tcg ] && [ "$icount" = 1 ]; then
+	# Virtual time: 1 ns per guest instruction (sleep=off: idle time is
+	# skipped), so timings count instructions and do not depend on the
+	# host's load.  The TSC then runs at 1 GHz.
+	icount_opt=(-icount "shift=0,sleep=off")
+	append="$append tsc_early_khz=1000000 tsc=reliable"
+elif [ "$accel" = tcg ]; then
 	# Give the guest the host TSC rate it cannot calibrate under TCG, so
 	# its clocksource is the TSC rather than jiffies (see tsc-khz.c).
 	tsc_khz_bin=$out/../.tsc-khz
@@ -86,7 +96,7 @@ if [ "$accel" = kvm ]; then
 else
 	accel_opt="tcg,thread=$tcg_threads" cpu=max
 fi
-qemu=(qemu-system-x86_64 -accel "$accel_opt" -cpu "$cpu" -smp 2 -m "$mem"
+qemu=(qemu-system-x86_64 -accel "$accel_opt" -cpu "$cpu" -smp 2 -m "$mem" "${icount_opt[@]}"
       -kernel "$kernel" -initrd "$out/initrd.cpio" -append "$append"
       -nographic -no-reboot -nodefaults
       -drive "file=$out/results.img,format=raw,if=virtio")
