@@ -54,6 +54,10 @@ for _ in $(seq 50); do
 done
 echo "# $(uname -r): ns per hit ($n calls, best of $rounds), clocksource $(cat $cs)"
 printf '%-10s %10.1f\n' syscall "$(best syscall $((n * 10)))" | tee -a "$out/results.txt"
+# The same in two threads: the control for lea-2thr's scaling (guests
+# with 2 CPUs, multi-threaded TCG: make bench TCG_THREADS=multi).
+printf '%-10s %10.1f\n' syscall-2thr "$(best syscall $((n * 10)) 2)" |
+	tee -a "$out/results.txt"
 for class in $("$hits" --list); do
 	measure "$class" "$class" "$(off "$class")"
 done
