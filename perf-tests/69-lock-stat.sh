@@ -6,9 +6,10 @@
 # lock_stat too (lockdep tracks them) but write nothing shared, so they are
 # listed apart.  The probed instruction is a nop: an emulated one that
 # touches user memory (push) would add the mmap_lock annotation of
-# might_fault(), which lock_stat counts although no lock is taken.  Ours must take no lock; stock takes the mm's mmap_lock, the global
-# tree lock and the probe's consumer rwsem on each hit.  The classes and
-# counts are printed either way.
+# might_fault(), which lock_stat counts although no lock is taken.  Ours
+# must take no lock; stock takes the mm's mmap_lock, the global tree lock
+# and the probe's consumer rwsem on each hit.  The classes and counts are
+# printed either way.
 . /opt/perf-tests/lib/tap.sh
 trap clear_probes EXIT
 

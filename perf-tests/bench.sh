@@ -75,14 +75,23 @@ awk -v b="$base" -v p="$probed" 'BEGIN { printf "%-10s %10.1f\n", "lea-2thr", p 
 # mmap, munmap and fork while a probe sits in a file the program does not
 # map: the cost of the probe core's mmap and fork hooks.  Reported as
 # "mapfork" (ns per loop with the probe, less nothing: it is the whole loop)
-# and "mapfork-0" (no probe at all).
-printf '%-10s %10.1f\n' mapfork-0 "$(best mapfork 400)" | tee -a "$out/results.txt"
-echo "p:bench/other /opt/workloads/sdt:$(readelf -Ws /opt/workloads/sdt |
-	awk '$8 == "main" { print "0x" $2; exit }')" > "$T/uprobe_events"
-echo 1 > "$T/events/bench/other/enable"
-printf '%-10s %10.1f\n' mapfork "$(best mapfork 400)" | tee -a "$out/results.txt"
-echo 0 > "$T/events/bench/other/enable"
-echo > "$T/uprobe_events"
+# and "mapfork-0" (no probe at all).  Fork and exit make single runs vary
+# by a few percent, and the guest's state drifts over a run, so the runs
+# with and without the probe alternate, and each keeps its lowest.
+other=$(readelf -Ws /opt/workloads/sdt | awk '$8 == "main" { print "0x" $2; exit }')
+min0='' min1=''
+for _ in $(seq "$rounds"); do
+	v=$("$hits" mapfork 400 1 | awk '{ print $3 }')
+	min0=$(awk -v a="$v" -v m="$min0" 'BEGIN { print (m == "" || a < m) ? a : m }')
+	echo "p:bench/other /opt/workloads/sdt:$other" > "$T/uprobe_events"
+	echo 1 > "$T/events/bench/other/enable"
+	v=$("$hits" mapfork 400 1 | awk '{ print $3 }')
+	min1=$(awk -v a="$v" -v m="$min1" 'BEGIN { print (m == "" || a < m) ? a : m }')
+	echo 0 > "$T/events/bench/other/enable"
+	echo > "$T/uprobe_events"
+done
+printf '%-10s %10.1f\n' mapfork-0 "$min0" | tee -a "$out/results.txt"
+printf '%-10s %10.1f\n' mapfork "$min1" | tee -a "$out/results.txt"
 
 # A return probe: uretprobe on hit_nop (entry trap + return trampoline).
 base=$(best nop)

@@ -28,3 +28,17 @@ join <(lowest "${stock[@]}") <(lowest "${fork[@]}") | while read -r name s f; do
 	awk -v n="$name" -v s="$s" -v f="$f" \
 		'BEGIN { printf "%-10s %12.1f %12.1f %8.2f\n", n, s, f, (s > 0 ? f / s : 0) }'
 done
+# Scaling: 2-thread/1-thread hit throughput (lea, a class stock steps)
+# over the same ratio for the null syscall, within each boot (one guest:
+# the four figures share its conditions); only meaningful with 2 vCPUs
+# under multi-threaded TCG (TCG_THREADS=multi BENCH_CLOCK=wall).
+scaling() {
+	local f
+	for f in "$@"; do
+		awk '{ v[$1] = $2 }
+			END { if (v["lea-2thr"] > 0 && v["syscall-2thr"] > 0)
+				printf " %.2f", (v["lea"] / v["lea-2thr"]) / (v["syscall"] / v["syscall-2thr"]) }' "$f"
+	done
+}
+echo "2-thread scaling of lea hits relative to the null syscall's, per boot:" \
+	"stock$(scaling "${stock[@]}"), fork$(scaling "${fork[@]}")"
