@@ -5,7 +5,9 @@
 # pile up), fork from inside a return-probed function (the child returns
 # through the parent's hijacked addresses), and a program in seccomp strict
 # mode (the fork's trampoline returns through a syscall of its own, which
-# seccomp must let through).  Counts are exact (trace buffer) and the
+# seccomp must let through), and a function returning with known values in
+# every register and flag (the way back to the caller must restore them
+# all, whatever path the kernel leaves by).  Counts are exact (trace buffer) and the
 # program's results are unchanged.
 . /opt/perf-tests/lib/tap.sh
 trap clear_probes EXIT
@@ -32,7 +34,8 @@ probe r outer uret_outer
 probe r mid uret_mid
 probe r inner uret_inner
 probe r forker uret_forker
-check "eight probes defined" test "$(grep -c '^[pr]:uret/' "$TRACING/uprobe_events")" = 8
+probe r regs uret_regs
+check "nine probes defined" test "$(grep -c '^[pr]:uret/' "$TRACING/uprobe_events")" = 9
 
 is "$(run nest 100)" "nest 4200" "recursion: results unchanged"
 is "$(hits rec_entry)" 500 "recursion: 500 entries"
@@ -41,6 +44,9 @@ is "$(hits rec_ret)" 500 "recursion: 500 nested returns"
 is "$(run tail 100)" "tail 15050" "tail call: results unchanged"
 is "$(hits tail_a)" 100 "tail call: the caller's return fires 100 times"
 is "$(hits tail_b)" 100 "tail call: the tail-called function's return fires 100 times"
+
+is "$(run regs 100)" "regs 0" "registers, flags and stack pointer unchanged by the return"
+is "$(hits regs)" 100 "registers: 100 returns"
 
 # 200 > the 64 return instances a task may hold: if the ones a longjmp
 # orphaned were kept, later returns would go unreported.

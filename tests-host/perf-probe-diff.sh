@@ -170,6 +170,39 @@ build_extra() {
 	int main(int argc, char **) { return (int)ns::join("x", argc).size(); }
 	EOF
 	g++ -O1 -o "$tmp/cxx" "$tmp/t.cc"
+	g++ -O1 -g -o "$tmp/cxx-dbg" "$tmp/t.cc"
+	# DWARF lookups by name: a function inlined in two places, a static
+	# name defined in two units, each as plain DWARF 5, DWARF 4 and LTO
+	# (references between units: no unit filter)
+	cat > "$tmp/u1.c" <<-'EOF'
+	#include <stdio.h>
+	int t_other(int x);
+	static inline __attribute__((always_inline)) int t_inl(int x)
+	{
+		return x * x + 1;
+	}
+	static int __attribute__((noinline)) t_twice(int x)
+	{
+		return t_inl(x) + t_inl(x + 1);
+	}
+	int __attribute__((noinline)) t_user(int x)
+	{
+		return t_inl(x) - t_twice(x);
+	}
+	int main(int argc, char **argv)
+	{
+		(void)argv;
+		printf("%d\n", t_user(argc) + t_other(argc));
+		return 0;
+	}
+	EOF
+	cat > "$tmp/u2.c" <<-'EOF'
+	static int __attribute__((noinline)) t_inl(int x) { return x - 7; }
+	int __attribute__((noinline)) t_other(int x) { return t_inl(x) * 2; }
+	EOF
+	gcc -O2 -g -o "$tmp/units" "$tmp/u1.c" "$tmp/u2.c"
+	gcc -O2 -gdwarf-4 -o "$tmp/units-dw4" "$tmp/u1.c" "$tmp/u2.c"
+	gcc -O2 -g -flto -o "$tmp/units-lto" "$tmp/u1.c" "$tmp/u2.c"
 }
 
 [ -x "$OURS" ] || { echo "Bail out! $OURS not built"; exit 1; }
@@ -192,7 +225,7 @@ corpus /usr/bin/bash "$PAIRS_PER_LIB" readline 'readline%return' \
 	'execute_command+3' main
 corpus /bin/busybox 2 main
 corpus "$STOCK" 10
-corpus "$OURS" 4 cmd_probe 'cmd_probe%return' 'cmd_record+8'
+corpus "$OURS" 16 cmd_probe 'cmd_probe%return' 'cmd_record+8'
 corpus "$WORKLOADS/malloc-graph" 8 main 'main%return'
 corpus "$WORKLOADS/libmg.so" 8
 corpus "$WORKLOADS/hits" 5
@@ -204,6 +237,12 @@ for b in nonpie nonpie-nodbg static static-nodbg pie-nodbg oddbias \
 done
 corpus "$tmp/static-nodbg" 12
 corpus "$tmp/cxx" 0 main '_ZN2ns4joinERKNSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEEEi'
+corpus "$tmp/cxx-dbg" 0 main join 'join%return' \
+	'_ZN2ns4joinERKNSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEEEi'
+for b in units units-dw4 units-lto; do
+	corpus "$tmp/$b" 0 t_inl t_twice t_user t_other main 't_inl%return' \
+		't_other+4' t_none
+done
 
 echo "# -F: function lists"
 for b in "$libc" "$libm" "$libstdcxx" /usr/bin/bash /bin/busybox "$STOCK" \

@@ -10,6 +10,9 @@
  *   uret seccomp N  like nest, in seccomp strict mode (read, write, exit and
  *                   sigreturn only): returns must not need a syscall of the
  *                   program's own
+ *   uret regs N     uret_regs_check N times: every register, the status
+ *                   flags and the stack pointer as uret_regs left them;
+ *                   prints the bits of the ones that were not, or'ed
  *   uret rogue 1    call the syscall (335) the fork's return trampoline
  *                   makes, from outside the trampoline; prints its result
  * Prints a result that must not change under probes.
@@ -26,6 +29,38 @@
 #include <unistd.h>
 
 long uret_tail_a(long x);
+long uret_regs_check(void);
+
+/*
+ * What uret_regs_check saw after uret_regs returned: r15 ... r8, rdi, rsi,
+ * rbp, rbx, rdx, rcx, rax, then the flags; the stack pointer it had
+ * before the call in uret_regs_sp.
+ */
+unsigned long uret_regs_sp;
+
+long uret_regs_verify(const unsigned long *seen)
+{
+	static const unsigned long want[] = {
+		0x0f0f0f0f0f0f0f0f, 0xeeeeeeeeeeeeeeee, 0xdddddddddddddddd,
+		0xcccccccccccccccc, 0x9999999999999999, 0x8888888888888888,
+		0x7777777777777777, 0x6666666666666666, 0x5555555555555555,
+		0x4444444444444444, 0xbbbbbbbbbbbbbbbb, 0xaaaaaaaaaaaaaaaa,
+		0x3333333333333333, 0x2222222222222222, 0x1111111111111111,
+	};
+	/* CF, PF, ZF, SF, DF, OF (AF is undefined after xor) */
+	const unsigned long flags_mask = 0xcc5, flags_want = 0x45;
+	long bad = 0;
+	unsigned int i;
+
+	for (i = 0; i < sizeof(want) / sizeof(want[0]); i++)
+		if (seen[i] != want[i])
+			bad |= 1L << i;
+	if ((seen[i] & flags_mask) != flags_want)
+		bad |= 1L << i;
+	if ((unsigned long)&seen[i + 1] != uret_regs_sp)
+		bad |= 1L << (i + 1);
+	return bad;
+}
 
 __attribute__((noinline)) long uret_rec(long depth)
 {
@@ -97,7 +132,7 @@ int main(int argc, char **argv)
 	long n, sum = 0;
 
 	if (argc != 3 || (n = atol(argv[2])) <= 0) {
-		fprintf(stderr, "usage: uret nest|tail|jump|fork|seccomp|rogue N\n");
+		fprintf(stderr, "usage: uret nest|tail|regs|jump|fork|seccomp|rogue N\n");
 		return 2;
 	}
 	if (!strcmp(argv[1], "seccomp")) {
@@ -115,6 +150,8 @@ int main(int argc, char **argv)
 			sum += uret_rec(4);
 		else if (!strcmp(argv[1], "tail"))
 			sum += uret_tail_a(i);
+		else if (!strcmp(argv[1], "regs"))
+			sum |= uret_regs_check();
 		else if (!strcmp(argv[1], "jump"))
 			sum += uret_outer(i);
 		else if (!strcmp(argv[1], "fork")) {
