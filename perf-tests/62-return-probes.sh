@@ -7,7 +7,8 @@
 # mode (the fork's trampoline returns through a syscall of its own, which
 # seccomp must let through), and a function returning with known values in
 # every register and flag (the way back to the caller must restore them
-# all, whatever path the kernel leaves by).  Counts are exact (trace buffer) and the
+# all, whatever path the kernel leaves by), and a return pending while its
+# probe is replaced.  Counts are exact (trace buffer) and the
 # program's results are unchanged.
 . /opt/perf-tests/lib/tap.sh
 trap clear_probes EXIT
@@ -61,6 +62,40 @@ is "$(hits rec_ret)" 500 "fork: 250 returns each in parent and child"
 
 is "$(run seccomp 50)" "seccomp 2100" "seccomp strict mode: returns work, results unchanged"
 is "$(hits rec_ret)" 250 "seccomp strict mode: 250 returns"
+
+# A return pending while its probe is deleted and a new one is made at the
+# same place: the program returns right, and the new probe reports only the
+# call made after it came (the pending return belongs to the old probe).
+blocked_in_read() {	# blocked_in_read PID: wait until PID sits in read(0, ...)
+	local _
+	for _ in $(seq 100); do
+		case $(cat "/proc/$1/syscall" 2> /dev/null) in "0 0x0 "*) return 0 ;; esac
+		sleep 0.1
+	done
+	return 1
+}
+probe r wait uret_wait
+echo > "$TRACING/trace"
+echo 1 > "$TRACING/events/uret/wait/enable"
+rm -f wait.fifo
+mkfifo wait.fifo
+"$bin" wait 1 < wait.fifo > wait.out &
+pid=$!
+exec 3> wait.fifo
+check "pending return: the program blocks in the probed function" blocked_in_read "$pid"
+echo 0 > "$TRACING/events/uret/wait/enable"
+echo "-:uret/wait" >> "$TRACING/uprobe_events"
+probe r wait uret_wait
+echo 1 > "$TRACING/events/uret/wait/enable"
+printf a >&3
+check "pending return: the program calls the function again" blocked_in_read "$pid"
+printf b >&3
+exec 3>&-
+wait "$pid"
+rc=$?
+echo 0 > "$TRACING/events/uret/wait/enable"
+is "$rc $(cat wait.out)" "0 wait 97 98" "pending return across a probe replaced: the program returns right"
+is "$(hits wait)" 1 "pending return across a probe replaced: the new probe reports only its own call"
 
 # The trampoline's syscall is not for programs: from anywhere else it kills
 # the caller with SIGILL (stock has no such syscall: ENOSYS).

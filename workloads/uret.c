@@ -15,6 +15,9 @@
  *                   prints the bits of the ones that were not, or'ed
  *   uret rogue 1    call the syscall (335) the fork's return trampoline
  *                   makes, from outside the trampoline; prints its result
+ *   uret wait N     uret_wait(0) twice, each blocking until a byte comes on
+ *                   stdin (the test swaps the probe while a return is
+ *                   pending); prints the two bytes' values
  * Prints a result that must not change under probes.
  */
 #include <errno.h>
@@ -67,6 +70,14 @@ __attribute__((noinline)) long uret_rec(long depth)
 	if (!depth)
 		return 1;
 	return 2 * uret_rec(depth - 1) + depth;
+}
+
+/* Blocks in read(): a return probe's return stays pending meanwhile */
+__attribute__((noinline)) long uret_wait(int fd)
+{
+	char c;
+
+	return read(fd, &c, 1) == 1 ? c : -1;
 }
 
 static jmp_buf env;
@@ -132,12 +143,18 @@ int main(int argc, char **argv)
 	long n, sum = 0;
 
 	if (argc != 3 || (n = atol(argv[2])) <= 0) {
-		fprintf(stderr, "usage: uret nest|tail|regs|jump|fork|seccomp|rogue N\n");
+		fprintf(stderr, "usage: uret nest|tail|regs|jump|fork|seccomp|rogue|wait N\n");
 		return 2;
 	}
 	if (!strcmp(argv[1], "seccomp")) {
 		fflush(stdout);
 		nest_in_seccomp(n);
+	}
+	if (!strcmp(argv[1], "wait")) {
+		long first = uret_wait(0);
+
+		printf("wait %ld %ld\n", first, uret_wait(0));
+		return 0;
 	}
 	if (!strcmp(argv[1], "rogue")) {
 		long rc = syscall(335);
