@@ -38,6 +38,7 @@ __asm__(
 	"hit_" #name ":\n" body \
 	".size hit_" #name ", .-hit_" #name "\n"
 	HIT(nop,	"nop\n ret\n")
+	HIT(nop5,	".byte 0x0f, 0x1f, 0x44, 0x00, 0x00\n ret\n")
 	HIT(endbr64,	"endbr64\n ret\n")
 	HIT(push,	"push %rbp\n pop %rbp\n ret\n")
 	HIT(movrr,	"mov %rdi, %rax\n ret\n")
@@ -49,7 +50,7 @@ __asm__(
 	HIT(jcc,	"jne 1f\n nop\n 1: ret\n")
 );
 
-#define CLASSES(X) X(nop) X(endbr64) X(push) X(movrr) X(subrsp) X(lea) \
+#define CLASSES(X) X(nop) X(nop5) X(endbr64) X(push) X(movrr) X(subrsp) X(lea) \
 		   X(riprel) X(call) X(jmp) X(jcc)
 #define DECLARE(name) long hit_##name(long);
 CLASSES(DECLARE)
