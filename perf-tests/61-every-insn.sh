@@ -1,7 +1,8 @@
 #!/bin/bash
 # Every instruction of the ins_* functions (insns.S: branches, loops, calls
 # direct and indirect, ret, push/pop, pushf/popf, enter/leave, string ops,
-# %rip-relative loads/stores/rmw with implicit operands, SSE) probed at once:
+# %rip-relative loads/stores/rmw with implicit operands, SSE, and every
+# emulated arithmetic form with the flags it leaves) probed at once:
 # the program's output equals the unprobed run and each probe is hit exactly
 # as often as its instruction runs.  A probe on a syscall instruction is
 # refused.

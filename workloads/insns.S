@@ -238,6 +238,68 @@ ins_misc:
 	ret
 	.size ins_misc, .-ins_misc
 
+	/*
+	 * Every form of arithmetic the kernel emulates (add/sub/cmp with an
+	 * immediate; test/cmp/xor between registers; 64- and 32-bit; %rsp
+	 * adjusted), each followed by the flags it left (CF PF AF ZF SF OF),
+	 * folded into the result: any flag the emulation gets wrong shows.
+	 */
+	.macro	FOLD_FLAGS mask=0x8d5
+	pushf
+	pop	%rdx
+	and	$\mask, %edx
+	rol	$7, %rbx
+	add	%rdx, %rbx
+	.endm
+
+	.globl ins_alu
+	.type ins_alu, @function
+ins_alu:
+	push	%rbx
+	xor	%ebx, %ebx		/* 31 /r, 32-bit: ZF PF */
+	FOLD_FLAGS
+	imul	$0x61c88647, %rdi, %rcx	/* operands that vary with the seed */
+	mov	%rcx, %rsi
+	shr	$3, %rsi
+	add	$0x7f, %rcx		/* 83 /0 ib */
+	FOLD_FLAGS
+	sub	$0x12345678, %rsi	/* 81 /5 id */
+	FOLD_FLAGS
+	cmp	$-1, %esi		/* 83 /7 ib, 32-bit */
+	FOLD_FLAGS
+	sub	$-0x80, %ecx		/* 83 /5 ib, 32-bit: upper half cleared */
+	FOLD_FLAGS
+	add	%rcx, %rbx
+	cmp	%rcx, %rsi		/* 39 /r */
+	FOLD_FLAGS
+	{load} cmp %esi, %ecx	/* 3b /r, 32-bit */
+	FOLD_FLAGS
+	test	%esi, %ecx		/* 85 /r, 32-bit */
+	FOLD_FLAGS
+	test	%rcx, %rcx		/* 85 /r */
+	FOLD_FLAGS
+	xor	%ecx, %esi		/* 31 /r, 32-bit */
+	FOLD_FLAGS
+	{load} xor %rsi, %rcx	/* 33 /r */
+	FOLD_FLAGS
+	add	%rsi, %rbx
+	add	%rcx, %rbx
+	mov	$0x7fffffff, %ecx
+	add	$1, %ecx		/* OF SF AF PF */
+	FOLD_FLAGS
+	mov	$0x0f, %ecx
+	sub	$0x10, %rcx		/* CF AF SF, borrow */
+	FOLD_FLAGS
+	/* PF of a stack address varies with ASLR: leave it out */
+	sub	$24, %rsp		/* 83 /5 ib on %rsp */
+	FOLD_FLAGS 0x8d1
+	add	$24, %rsp		/* 83 /0 ib on %rsp */
+	FOLD_FLAGS 0x8d1
+	mov	%rbx, %rax
+	pop	%rbx
+	ret
+	.size ins_alu, .-ins_alu
+
 	/* probed to check that it is refused */
 	.globl ins_syscall
 	.type ins_syscall, @function

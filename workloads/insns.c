@@ -16,6 +16,7 @@ long ins_stack(long seed);
 long ins_strings(long seed);
 long ins_sse(long seed);
 long ins_misc(long seed);
+long ins_alu(long seed);
 long ins_syscall(void);
 
 static const struct {
@@ -29,6 +30,7 @@ static const struct {
 	{ "ins_strings", ins_strings },
 	{ "ins_sse", ins_sse },
 	{ "ins_misc", ins_misc },
+	{ "ins_alu", ins_alu },
 };
 
 int main(int argc, char **argv)
