@@ -8,11 +8,18 @@
 #   make perftest        perf's whole `perf test` suite vs the stock baseline
 #                        (KERNEL=stock PERFTEST_UPDATE=1 rewrites the baseline)
 #   make shell           an interactive guest
+#   make stress          STRESS_SECONDS (600) of everything at once under
+#                        KCONFIG=debug (perf-tests/soak/soak.sh)
 # Variables: KERNEL=fork|stock  KCONFIG=normal|debug  QEMU_ACCEL=tcg|kvm
 #            TCG_THREADS=single|multi  TESTS=<glob>  EXTRA_TESTS=<dir>
 
 KERNEL ?= fork
+# make stress is for the debug kernel unless told otherwise
+ifeq ($(MAKECMDGOALS),stress)
+KCONFIG ?= debug
+endif
 KCONFIG ?= normal
+STRESS_SECONDS ?= 600
 QEMU_ACCEL ?= tcg
 TCG_THREADS ?= single
 TESTS ?= *
@@ -58,7 +65,8 @@ export CCACHE_DIR ?= $(HOME)/.ccache
 export CCACHE_MAXSIZE ?= 5G
 
 .PHONY: all deps prepare kernel perf workloads guest demo check \
-	bench bench-perf check-host checkpatch perftest shell clean export-patches lint FORCE
+	bench bench-perf check-host checkpatch perftest shell stress clean \
+	export-patches lint FORCE
 
 all: guest
 
@@ -119,6 +127,12 @@ check: $(if $(filter fork,$(KERNEL)),check-host) kernel guest
 	@$(RUN) $(BOOT) --mode check --out $(BUILD)/check-$(KERNEL)$(KSUFFIX) \
 		--tests '$(TESTS)' $(if $(EXTRA_TESTS),--extra $(abspath $(EXTRA_TESTS)))
 
+# The soak test, run like a check; the runner fails on any kernel report.
+stress: kernel guest
+	@$(RUN) --timeout $$(($(STRESS_SECONDS) + 1200)) $(BOOT) --mode check \
+		--out $(BUILD)/stress-$(KERNEL)$(KSUFFIX) --tests soak \
+		--extra $(TOP)/perf-tests/soak --stress-seconds $(STRESS_SECONDS)
+
 demo: kernel guest
 	@$(RUN) $(BOOT) --mode demo --out $(BUILD)/demo
 	@echo "perf.data and report.txt are in $(BUILD)/demo/demo/"
@@ -167,7 +181,7 @@ checkpatch: prepare
 	done; exit $$bad
 
 lint: checkpatch
-	shellcheck -x qemu/*.sh scripts/*.sh perf-tests/*.sh perf-tests/lib/*.sh tests-host/*.sh .ci/run
+	shellcheck -x qemu/*.sh scripts/*.sh perf-tests/*.sh perf-tests/lib/*.sh perf-tests/soak/*.sh tests-host/*.sh .ci/run
 	$(MAKE) -C workloads OUT=$(BUILD)/lint-workloads
 
 clean:

@@ -14,21 +14,10 @@ rm -f stop
 
 # The load: each job loops until ./stop appears; every run must print the
 # exact number of calls it made.
-load() {
-	local bad=0 out want
-	while [ ! -e stop ]; do
-		case $1 in
-		threads) out=$("$bin" threads 4 3000); want=calls=12000 ;;
-		fork) out=$("$bin" fork 3 1000); want=calls=3000 ;;
-		exec) out=$("$bin" exec 2000); want=calls=2000 ;;
-		esac
-		[ "$out" = "$want" ] || { echo "$1: got '$out' want '$want'"; bad=1; }
-	done
-	return $bad
-}
-load threads > load-threads.out & lt=$!
-load fork > load-fork.out & lf=$!
-load exec > load-exec.out & le=$!
+. /opt/perf-tests/lib/load.sh
+lifecycle_load threads > load-threads.out & lt=$!
+lifecycle_load fork > load-fork.out & lf=$!
+lifecycle_load exec > load-exec.out & le=$!
 
 end=$(($(date +%s) + seconds))
 rounds=0 errors=0

@@ -12,14 +12,8 @@ per_proc=10
 sum_before=$(sha256sum < "$bin")
 
 # mp_N's file offsets, from one pass over readelf's symbols and segments.
-readelf -lW "$bin" > phdrs
-readelf -Ws "$bin" |
-	awk 'NR == FNR { if ($1 == "LOAD") { n++; off[n] = strtonum($2); va[n] = strtonum($3); sz[n] = strtonum($5) } next }
-	     $4 == "FUNC" && $8 ~ /^mp_[0-9]+$/ {
-		v = strtonum("0x" $2)
-		for (i = 1; i <= n; i++)
-			if (v >= va[i] && v < va[i] + sz[i]) { printf "p:mp/%s %s:0x%x\n", $8, bin, v - va[i] + off[i]; break }
-	     }' bin="$bin" phdrs - > probes
+func_offsets "$bin" '^mp_[0-9]+$' |
+	awk -v bin="$bin" '{ printf "p:mp/%s %s:%s\n", $1, bin, $2 }' > probes
 is "$(wc -l < probes)" 1000 "1000 probe lines, one per mp_N"
 is "$(sed -n 's/^p:mp\/\(mp_5\) .*:/\1 /p' probes)" "mp_5 $(file_offset "$bin" mp_5)" \
 	"the one-pass offsets agree with file_offset (mp_5)"

@@ -13,6 +13,8 @@
 #     --accel tcg|kvm    default tcg; --tcg-threads single|multi (default single)
 #     --icount 0|1       tcg: time by instructions executed (1 ns each), not
 #                        by the host clock (default 0)
+#     --stress-seconds N check: how long perf-tests/soak/soak.sh runs
+#                        (make stress); each test may then take N+600 s
 #
 # check mode prints one TAP line per test, then "N passed, N failed, N skipped",
 # and exits non-zero on any failure, a guest panic/oops/WARN, or a timeout.
@@ -20,7 +22,7 @@ set -eu
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 kernel='' initrd='' mode=check out='' tests='*' extra='' flavour=fork kconfig=normal
-timeout_s=2400 accel=tcg tcg_threads=single mem=3G icount=0
+timeout_s=2400 accel=tcg tcg_threads=single mem=3G icount=0 stress_s=''
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--kernel) kernel=$2 ;;
@@ -35,6 +37,7 @@ while [ $# -gt 0 ]; do
 	--accel) accel=$2 ;;
 	--tcg-threads) tcg_threads=$2 ;;
 	--icount) icount=$2 ;;
+	--stress-seconds) stress_s=$2 ;;
 	*) echo "run.sh: unknown option $1" >&2; exit 2 ;;
 	esac
 	shift 2
@@ -63,6 +66,10 @@ mkdir -p "$run/etc" "$run/opt/perf-tests" "$run/opt/extra-tests"
 	printf 'TESTS=%q\n' "$tests"
 	printf 'PU_KERNEL=%q\n' "$flavour"
 	printf 'PU_KCONFIG=%q\n' "$kconfig"
+	if [ -n "$stress_s" ]; then
+		printf 'STRESS_SECONDS=%q\n' "$stress_s"
+		printf 'PU_TEST_TIMEOUT=%q\n' "$((stress_s + 600))"
+	fi
 } > "$run/etc/pu-run.conf"
 cp -a "$top/perf-tests/." "$run/opt/perf-tests/"
 [ -z "$extra" ] || cp -a "$extra/." "$run/opt/extra-tests/"

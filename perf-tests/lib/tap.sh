@@ -98,6 +98,20 @@ file_offset() {
 	vaddr_offset "$1" "0x$value"
 }
 
+# func_offsets BINARY REGEX: "NAME 0xOFFSET" for every function whose name
+# matches REGEX, in one pass over readelf's symbols and segments.
+func_offsets() {
+	readelf -lW "$1" > "$RESULTS/phdrs.$$"
+	readelf -Ws "$1" |
+		awk 'NR == FNR { if ($1 == "LOAD") { n++; off[n] = strtonum($2); va[n] = strtonum($3); sz[n] = strtonum($5) } next }
+		     $4 == "FUNC" && $8 ~ re {
+			v = strtonum("0x" $2)
+			for (i = 1; i <= n; i++)
+				if (v >= va[i] && v < va[i] + sz[i]) { printf "%s 0x%x\n", $8, v - va[i] + off[i]; break }
+		     }' re="$2" "$RESULTS/phdrs.$$" -
+	rm -f "$RESULTS/phdrs.$$"
+}
+
 # uprobe_offset EVENT: the offset uprobe_events holds for GROUP/EVENT.
 uprobe_offset() {
 	awk -v e="$1" '$1 ~ "^[pr]:" e "$" { n = split($2, a, ":"); print a[n]; exit }' \

@@ -1,0 +1,38 @@
+#!/bin/bash
+# Single steps through probed instructions: a debugger stepping a task
+# with PTRACE_SINGLESTEP must stop after every instruction, and a program
+# that sets TF itself (popf) must trap after every instruction, whether
+# the instruction carries a uprobe that the x86 layer emulates (push, mov,
+# lea, nop, sub, add, pop, ret) or steps out of line (imul, movzbl, popf).
+# An emulated instruction used to take no trap of its own, so a step went
+# past two instructions, and a stepped popf lost the TF it popped.
+. /opt/perf-tests/lib/tap.sh
+trap clear_probes EXIT
+
+bin=$WL/sstep
+
+# every instruction of ss_func and ss_self, probed
+objdump -d --no-show-raw-insn "$bin" | awk '
+	/^[0-9a-f]+ <ss_(func|self|self_traced)>:$/ { f = 1; next }
+	/^[0-9a-f]+ <.*>:$/ { f = 0 }
+	/^$/ { f = 0 }
+	f { sub(":", "", $1); print $1 }' > insns.list
+check "objdump lists the instructions of ss_func and ss_self ($(wc -l < insns.list))" \
+	test "$(wc -l < insns.list)" -ge 18
+while read -r addr; do
+	echo "p:sstep/i_$addr $bin:$(vaddr_offset "$bin" "0x$addr")" >> "$TRACING/uprobe_events"
+done < insns.list
+
+for mode in ptrace self; do
+	want=$("$bin" $mode)
+	echo 1 > "$TRACING/events/sstep/enable"
+	got=$("$bin" $mode)
+	echo 0 > "$TRACING/events/sstep/enable"
+	case $mode in
+	ptrace) desc="a debugger's single steps stop after each probed instruction" ;;
+	self) desc="a program's own TF traps after each probed instruction, popf included" ;;
+	esac
+	is "$got" "$want" "$desc"
+done
+hits=$(awk '$2 ~ /^i_/ { n += $3 } END { print n + 0 }' "$TRACING/uprobe_profile")
+check "the probes were hit ($hits hits)" test "$hits" -gt 0

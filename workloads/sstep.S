@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Single-stepped code for 83-single-step.sh.  ss_func(x) = x + 1 runs
+ * instructions the x86 uprobes layer emulates (push, mov, lea, nop, sub,
+ * pop, ret) and steps out of line (imul, movzbl).  ss_self sets TF
+ * itself with a popf, so each of its next instructions traps, until the
+ * SIGTRAP handler clears it.
+ */
+	.text
+	/* where the debugger's own breakpoint goes: not probed */
+	.globl ss_call
+	.type ss_call, @function
+ss_call:
+	nop
+	jmp	ss_func
+	.size ss_call, .-ss_call
+
+	.globl ss_func
+	.type ss_func, @function
+ss_func:
+	push	%rbp
+	mov	%rsp, %rbp
+	lea	1(%rdi), %rax
+	nop
+	sub	$8, %rsp
+	imul	$1, %rax, %rax
+	movzbl	%al, %ecx
+	add	$8, %rsp
+	pop	%rbp
+	ret
+	.size ss_func, .-ss_func
+
+	.globl ss_self
+	.type ss_self, @function
+ss_self:
+	push	%rbp
+	mov	%rsp, %rbp
+	pushf
+	orl	$0x100, (%rsp)
+	popf				/* TF on: a trap after each next insn */
+	.globl ss_self_traced
+ss_self_traced:
+	lea	1(%rdi), %rax
+	nop
+	push	%rax
+	pop	%rax
+	xor	%ecx, %ecx
+	pop	%rbp
+	ret
+	.size ss_self, .-ss_self
+
+	.section .note.GNU-stack, "", @progbits
