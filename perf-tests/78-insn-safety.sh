@@ -121,7 +121,7 @@ if has avx; then
 	stock_vex="stock takes VEX opcodes for the one-byte opcodes they share"
 	while read -r c op; do
 		known_stock_limit "$stock_vex"
-		try "$c" must "VEX opcode $op ($c)"
+		try "$c" must "VEX opcode $op ($c)" "$stock_vex"
 	done <<-EOF
 		vxorps 57
 		vpor eb

@@ -17,8 +17,9 @@
 #    after the copied string (perf raw samples show every byte).
 #  - BPF_TASK_FD_QUERY on a uprobe perf event with a BPF program reports the
 #    probe: type, file offset, path (trace event and uprobe PMU), also while
-#    other events come and go (bpf_get_uprobe_info() walks the event list;
-#    without event_mutex a query can follow a deleted event).
+#    other events come and go (bpf_get_uprobe_info() walked the event list
+#    without event_mutex and followed a deleted event: an oops, on stock
+#    too, where the race is therefore not run).
 #  - Deleting an enabled event that has several probes (lines appended with
 #    the same GROUP/EVENT): all of its probes are in use, so "-:GROUP/EVENT"
 #    and "-:GROUP/EVENT PATH:OFFSET" must not free one while the probe core
@@ -238,14 +239,23 @@ wait "$TS_PID"
 # ---- BPF_TASK_FD_QUERY while the event list changes -------------------------
 
 # A copy of the program, so no probe of the one above is ever involved.
-copy=$PWD/tracesafe-race
-cp "$bin" "$copy"
-o=$(file_offset "$copy" ts_str)
-out=$("$copy" query-race "$copy" "$o" 300 4 2>&1)
-printf '%s\n' "$out" > "$RESULTS/query-race.out"
-if grep -qE '^queries=[1-9][0-9]* bad=0$' <<< "$out"; then
-	pass "BPF_TASK_FD_QUERY while 4 x 300 events before it are deleted and re-made: always right"
+race="BPF_TASK_FD_QUERY while 4 x 300 events before it are deleted and re-made: always right"
+if [ "${PU_KERNEL:-fork}" = stock ]; then
+	# Measured: stock oopses in find_probe_event() (a NULL tp.event of an
+	# event being deleted, walked without event_mutex) and the guest
+	# panics, so on stock the race is not run.
+	known_stock_limit "stock walks the event list without event_mutex (oops)"
+	fail "$race" "not run on stock: it oopses the kernel"
 else
-	fail "BPF_TASK_FD_QUERY while 4 x 300 events before it are deleted and re-made: always right" "$out"
+	copy=$PWD/tracesafe-race
+	cp "$bin" "$copy"
+	o=$(file_offset "$copy" ts_str)
+	out=$("$copy" query-race "$copy" "$o" 300 4 2>&1)
+	printf '%s\n' "$out" > "$RESULTS/query-race.out"
+	if grep -qE '^queries=[1-9][0-9]* bad=0$' <<< "$out"; then
+		pass "$race"
+	else
+		fail "$race" "$out"
+	fi
+	echo "-:tsr/" >> "$TRACING/uprobe_events"
 fi
-echo "-:tsr/" >> "$TRACING/uprobe_events"
