@@ -49,4 +49,35 @@ ss_self_traced:
 	ret
 	.size ss_self, .-ss_self
 
+/*
+ * cc_via_r11(x) calls cc_callee(x) = x + 1 through %r11 (41 ff d3), with a
+ * decoy address in %rbx: at a probe on cc_callee's entry, perf's unwinder
+ * must find cc_via_r11 as the caller from the return address on the stack.
+ */
+	.globl cc_callee
+	.type cc_callee, @function
+cc_callee:
+	push	%rbp
+	mov	%rsp, %rbp
+	lea	1(%rdi), %rax
+	pop	%rbp
+	ret
+	.size cc_callee, .-cc_callee
+
+	.globl cc_via_r11
+	.type cc_via_r11, @function
+cc_via_r11:
+	push	%rbp
+	mov	%rsp, %rbp
+	push	%rbx
+	push	%rbx
+	lea	ss_func(%rip), %rbx
+	lea	cc_callee(%rip), %r11
+	call	*%r11
+	pop	%rbx
+	pop	%rbx
+	pop	%rbp
+	ret
+	.size cc_via_r11, .-cc_via_r11
+
 	.section .note.GNU-stack, "", @progbits

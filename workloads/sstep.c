@@ -10,6 +10,9 @@
  *   sstep self     ss_self sets TF with popf; a SIGTRAP handler prints the
  *                  offset of each trap from ss_self, clearing TF after 8
  *
+ *   sstep r11 N    call cc_callee N times through %r11 (callchains at a
+ *                  probe on its entry); prints "calls=N bad=B"
+ *
  * Probed or not, the output must be the same: one stop per instruction.
  */
 #define _GNU_SOURCE
@@ -26,6 +29,7 @@
 long ss_call(long x);
 long ss_func(long x);
 long ss_self(long x);
+long cc_via_r11(long x);
 
 static volatile int traps;
 static unsigned long trap_at[16];
@@ -119,6 +123,14 @@ int main(int argc, char **argv)
 		return traced();
 	if (argc == 2 && !strcmp(argv[1], "self"))
 		return self();
-	fprintf(stderr, "usage: sstep ptrace | self\n");
+	if (argc == 3 && !strcmp(argv[1], "r11")) {
+		long n = atol(argv[2]), bad = 0;
+
+		for (long i = 0; i < n; i++)
+			bad += cc_via_r11(i) != i + 1;
+		printf("calls=%ld bad=%ld\n", n, bad);
+		return 0;
+	}
+	fprintf(stderr, "usage: sstep ptrace | self | r11 N\n");
 	return 2;
 }
