@@ -5,6 +5,8 @@
 #   make check           every test (TESTS=<glob> for some; EXTRA_TESTS=<dir> to add)
 #   make bench           fork vs stock, one run (BENCH_CLOCK=icount|wall)
 #   make bench-perf      perf probe -F/-D speed, ours vs Debian's perf (host)
+#   make bench-profile   where a hit's guest kernel instructions go, by
+#                        function and `hits` class (KERNEL=fork|stock)
 #   make perftest        perf's whole `perf test` suite vs the stock baseline
 #                        (KERNEL=stock PERFTEST_UPDATE=1 rewrites the baseline)
 #   make shell           an interactive guest
@@ -65,7 +67,7 @@ export CCACHE_DIR ?= $(HOME)/.ccache
 export CCACHE_MAXSIZE ?= 5G
 
 .PHONY: all deps prepare kernel perf workloads guest demo check \
-	bench bench-perf check-host checkpatch perftest shell stress clean \
+	bench bench-perf bench-profile check-host checkpatch perftest shell stress clean \
 	export-patches lint FORCE
 
 all: guest
@@ -171,6 +173,24 @@ bench: prepare workloads
 	@BENCH_CLOCK=$(BENCH_CLOCK) $(TOP)/qemu/bench-report.sh \
 		$(BUILD)/bench-stock-*/bench -- $(BUILD)/bench-fork-*/bench
 
+# Guest kernel instructions per probed call, by function: QEMU's TCG
+# plugin qemu/insn-profile.c counts instructions per translation block and
+# writes a snapshot each time the guest kernel runs ksys_sync(), which
+# perf-tests/profile.sh calls around each window of calls.  -icount makes
+# the run the same as make bench's.
+PROFILE_TOP ?= 25
+bench-profile: kernel guest workloads
+	@gcc -Wall -Wextra -O2 -shared -fPIC -o $(BUILD)/insn-profile.so \
+		$(TOP)/qemu/insn-profile.c
+	@sync_at=$$(awk '$$3 == "ksys_sync" { print "0x" $$1 }' \
+		$(call KOBJ,$(KERNEL))/System.map); \
+	$(RUN) --icount 1 --kernel $(call BZIMAGE,$(KERNEL)) \
+		--initrd $(call GUEST_IMG,$(KERNEL)) --flavour $(KERNEL) \
+		--mode profile --out $(BUILD)/profile-$(KERNEL) \
+		--plugin $(BUILD)/insn-profile.so,trigger=$$sync_at,out=$(BUILD)/profile-$(KERNEL)/snap
+	@$(TOP)/qemu/insn-profile-report.sh $(call KOBJ,$(KERNEL))/System.map \
+		$(BUILD)/profile-$(KERNEL) $(PROFILE_TOP) | tee $(BUILD)/profile-$(KERNEL)/report.txt
+
 # checkpatch --strict on every patch of both series.  The patches are read
 # from stdin: given a file git tracks, checkpatch checks it as source code.
 checkpatch: prepare
@@ -183,6 +203,7 @@ checkpatch: prepare
 lint: checkpatch
 	shellcheck -x qemu/*.sh scripts/*.sh perf-tests/*.sh perf-tests/lib/*.sh perf-tests/soak/*.sh tests-host/*.sh .ci/run
 	$(MAKE) -C workloads OUT=$(BUILD)/lint-workloads
+	gcc -Wall -Wextra -Werror -fsyntax-only qemu/insn-profile.c qemu/tsc-khz.c
 
 clean:
 	rm -rf $(BUILD)

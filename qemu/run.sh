@@ -3,7 +3,7 @@
 #
 #   run.sh [options]
 #     --kernel BZIMAGE --initrd BASE.cpio   what to boot (required)
-#     --mode check|demo|bench|perftest|shell
+#     --mode check|demo|bench|profile|perftest|shell
 #     --out DIR          results land in DIR (guest /results), logs in DIR/logs
 #     --tests GLOB       check: test names (file names less .sh) to run
 #     --extra DIR        check: more test scripts, run exactly like ours
@@ -15,6 +15,8 @@
 #                        by the host clock (default 0)
 #     --stress-seconds N check: how long perf-tests/soak/soak.sh runs
 #                        (make stress); each test may then take N+600 s
+#     --plugin SPEC      tcg: load a QEMU plugin (-plugin SPEC), e.g.
+#                        build/insn-profile.so,trigger=ADDR,out=FILE
 #
 # check mode prints one TAP line per test, then "N passed, N failed, N skipped",
 # and exits non-zero on any failure, a guest panic/oops/WARN, or a timeout.
@@ -23,6 +25,7 @@ set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 kernel='' initrd='' mode=check out='' tests='*' extra='' flavour=fork kconfig=normal
 timeout_s=2400 accel=tcg tcg_threads=single mem=3G icount=0 stress_s=''
+plugin=()
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--kernel) kernel=$2 ;;
@@ -38,6 +41,7 @@ while [ $# -gt 0 ]; do
 	--tcg-threads) tcg_threads=$2 ;;
 	--icount) icount=$2 ;;
 	--stress-seconds) stress_s=$2 ;;
+	--plugin) plugin=(-plugin "$2") ;;
 	*) echo "run.sh: unknown option $1" >&2; exit 2 ;;
 	esac
 	shift 2
@@ -108,7 +112,7 @@ fi
 qemu=(qemu-system-x86_64 -accel "$accel_opt" -cpu "$cpu" -smp "$cpus" -m "$mem" "${icount_opt[@]}"
       -kernel "$kernel" -initrd "$out/initrd.cpio" -append "$append"
       -nographic -no-reboot -nodefaults
-      -drive "file=$out/results.img,format=raw,if=virtio")
+      -drive "file=$out/results.img,format=raw,if=virtio" "${plugin[@]}")
 
 if [ "$mode" = shell ]; then
 	"${qemu[@]}" -serial mon:stdio -serial "file:$logs/tap.log"
