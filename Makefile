@@ -61,7 +61,7 @@ DEB_PACKAGES := linux-source-6.1 gcc make bc bison flex libelf-dev libdw-dev \
 	cpio ccache binutils iputils-ping libcap-dev libzstd-dev liblzma-dev \
 	libnuma-dev zlib1g-dev pkg-config python3 git xz-utils gawk file \
 	coreutils findutils diffutils procps linux-perf g++ libc6-dbg \
-	libiberty-dev systemtap-sdt-dev
+	libiberty-dev systemtap-sdt-dev gcc-multilib
 
 export CCACHE_DIR ?= $(HOME)/.ccache
 export CCACHE_MAXSIZE ?= 5G

@@ -36,3 +36,15 @@ for mode in ptrace self; do
 done
 hits=$(awk '$2 ~ /^i_/ { n += $3 } END { print n + 0 }' "$TRACING/uprobe_profile")
 check "the probes were hit ($hits hits)" test "$hits" -gt 0
+
+# A program's own int3 in an mm that has uprobes: the signal frame must
+# carry the breakpoint's trap number and error code as without probes
+# (Wine and debuggers read them); the core used to send SIGTRAP itself and
+# leave whatever trap number the thread had before.
+want=$("$bin" int3)
+is "$want" "result 42 si_code 128 trapno 3 err 0 rip ss_int3+1" \
+	"an int3 of the program's own, unprobed: SI_KERNEL, trap 3, error 0"
+echo 1 > "$TRACING/events/sstep/enable"
+got=$("$bin" int3)
+echo 0 > "$TRACING/events/sstep/enable"
+is "$got" "$want" "an int3 of the program's own in an mm with uprobes: the same signal frame"

@@ -18,3 +18,15 @@ chains perf.data > chains.txt
 cp chains.txt "$RESULTS/"
 is "$(count_prefix chains.txt 'cc_callee;cc_via_r11')" $n \
 	"every sample has cc_via_r11 (call *%r11) as cc_callee's caller"
+
+# The same through a CET PLT entry (endbr64; jmp *GOT(%rip)), as builds
+# with -fcf-protection link them: the endbr64 must be recognised whatever
+# the kernel's own IBT configuration (the kernel's is_endbr() is false
+# without CONFIG_X86_KERNEL_IBT, and this guest has none).
+check "perf probe -x libc getppid" perf probe -q -x "$LIBC" getppid
+check "perf record -g at getppid's entry, called through a CET PLT entry" \
+	perf record -q -o ibt.data -e probe_libc:getppid -g -- "$WL/ibtplt" $n
+chains ibt.data > ibt-chains.txt
+cp ibt-chains.txt "$RESULTS/"
+is "$(awk -F';' '$2 == "ibt_caller" { n++ } END { print n + 0 }' ibt-chains.txt)" $n \
+	"every sample has ibt_caller as getppid's caller (endbr64 PLT entry)"

@@ -19,12 +19,13 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 stage=$out.d
 
 rm -rf "$stage"
-mkdir -p "$stage"/{usr/bin,usr/lib64,usr/lib/x86_64-linux-gnu,etc,proc,sys,dev,tmp,run,root,opt,results,mnt}
+mkdir -p "$stage"/{usr/bin,usr/lib64,usr/lib32,usr/lib/x86_64-linux-gnu,etc,proc,sys,dev,tmp,run,root,opt,results,mnt}
 ln -s usr/bin "$stage/bin"
 ln -s bin "$stage/usr/sbin"
 ln -s usr/bin "$stage/sbin"
 ln -s usr/lib "$stage/lib"
 ln -s usr/lib64 "$stage/lib64"
+ln -s usr/lib32 "$stage/lib32"
 chmod 1777 "$stage/tmp"
 
 declare -A done_paths
@@ -128,6 +129,15 @@ echo "GUEST glibc as /lib64/libc.so.6"
 add /usr/lib/x86_64-linux-gnu/libc.so.6
 ln -sfn ../lib/x86_64-linux-gnu/libc.so.6 "$stage/usr/lib64/libc.so.6"
 add /lib64/ld-linux-x86-64.so.2
+
+echo "GUEST fincore (what of a file is in the page cache)"
+add "$(PATH=/usr/bin:/usr/sbin:/bin:/sbin command -v fincore)"
+
+echo "GUEST 32-bit glibc (gcc-multilib's libc6-i386) for 32-bit workloads"
+add /lib/ld-linux.so.2
+for f in libc.so.6 libm.so.6; do
+	add "/usr/lib32/$f"
+done
 
 echo "GUEST ftracetest from $src_tree"
 mkdir -p "$stage/opt/ftrace"

@@ -7,6 +7,10 @@
  *   lifecycle wait FILE N            wait until FILE exists, then call N times
  *   lifecycle spin FILE              call until FILE exists; print the count
  *   lifecycle fork K N               K children each call N times
+ *   lifecycle swapexit N             children A and B hand over to each
+ *                                    other through pipes on one CPU (so
+ *                                    perf swaps their contexts), A exits
+ *                                    while B goes on: 2 + N + N calls
  *   lifecycle exec N                 exec "lifecycle call N" (a fresh mm)
  *   lifecycle threads T N            T threads each call N times
  *
@@ -15,6 +19,7 @@
  */
 #define _GNU_SOURCE
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -55,9 +60,53 @@ static void *thread_fn(void *arg)
 	return NULL;
 }
 
+/*
+ * Two children that hand over to each other on one CPU: B wakes A and
+ * blocks, so the scheduler switches from B to A directly (perf then swaps
+ * their equivalent inherited contexts); A calls N times and exits while
+ * B, still blocked, has A's counters; B goes on with N more calls.
+ */
+static int swap_exit(long n)
+{
+	int ab[2], ba[2], status, bad = 0;
+	char c = 0;
+	pid_t a, b;
+
+	if (pipe(ab) || pipe(ba))
+		return 1;
+	a = fork();
+	if (a < 0)
+		return 1;
+	if (!a) {
+		if (read(ab[0], &c, 1) != 1)
+			_exit(1);
+		call_n(n);
+		_exit(write(ba[1], &c, 1) == 1 ? 0 : 1);
+	}
+	b = fork();
+	if (b < 0)
+		return 1;
+	if (!b) {
+		call_n(2);
+		if (write(ab[1], &c, 1) != 1 || read(ba[0], &c, 1) != 1)
+			_exit(1);
+		/* A has exited or is exiting; wait for it to be gone */
+		while (kill(a, 0) == 0)
+			usleep(1000);
+		call_n(n);
+		_exit(0);
+	}
+	while (wait(&status) > 0)
+		bad |= !WIFEXITED(status) || WEXITSTATUS(status);
+	if (bad)
+		return 1;
+	printf("calls=%ld\n", 2 + 2 * n);
+	return 0;
+}
+
 static int usage(void)
 {
-	fprintf(stderr, "usage: lifecycle call N | wait FILE N | spin FILE | fork K N | exec N | threads T N\n");
+	fprintf(stderr, "usage: lifecycle call N | wait FILE N | spin FILE | fork K N | swapexit N | exec N | threads T N\n");
 	return 2;
 }
 
@@ -106,6 +155,8 @@ int main(int argc, char **argv)
 		if (bad)
 			return 1;
 		printf("calls=%ld\n", k * n);
+	} else if (argc == 3 && !strcmp(argv[1], "swapexit")) {
+		return swap_exit(atol(argv[2]));
 	} else if (argc == 3 && !strcmp(argv[1], "exec")) {
 		fflush(stdout);
 		execl("/proc/self/exe", "lifecycle", "call", argv[2], (char *)NULL);

@@ -30,6 +30,15 @@ ss_func:
 	ret
 	.size ss_func, .-ss_func
 
+	/* a breakpoint of the program's own, in an mm that has uprobes */
+	.globl ss_int3
+	.type ss_int3, @function
+ss_int3:
+	int3
+	lea	1(%rdi), %rax
+	ret
+	.size ss_int3, .-ss_int3
+
 	.globl ss_self
 	.type ss_self, @function
 ss_self:

@@ -10,6 +10,11 @@
  *   sstep self     ss_self sets TF with popf; a SIGTRAP handler prints the
  *                  offset of each trap from ss_self, clearing TF after 8
  *
+ *   sstep int3     ss_int3 runs an int3 of the program's own; the SIGTRAP
+ *                  handler prints what the kernel reported: si_code,
+ *                  the trap number and error code of the signal frame,
+ *                  and where the trap left rip
+ *
  *   sstep r11 N    call cc_callee N times through %r11 (callchains at a
  *                  probe on its entry); prints "calls=N bad=B"
  *
@@ -29,6 +34,7 @@
 long ss_call(long x);
 long ss_func(long x);
 long ss_self(long x);
+long ss_int3(long x);
 long cc_via_r11(long x);
 
 static volatile int traps;
@@ -62,6 +68,32 @@ static int self(void)
 		else
 			printf("trap outside\n");
 	}
+	return 0;
+}
+
+static volatile long int3_code, int3_trapno, int3_err, int3_rip;
+
+static void on_int3(int sig, siginfo_t *si, void *ucv)
+{
+	ucontext_t *uc = ucv;
+
+	(void)sig;
+	int3_code = si->si_code;
+	int3_trapno = uc->uc_mcontext.gregs[REG_TRAPNO];
+	int3_err = uc->uc_mcontext.gregs[REG_ERR];
+	int3_rip = uc->uc_mcontext.gregs[REG_RIP];
+}
+
+static int own_int3(void)
+{
+	struct sigaction sa = { .sa_sigaction = on_int3, .sa_flags = SA_SIGINFO };
+	long r;
+
+	sigaction(SIGTRAP, &sa, NULL);
+	r = ss_int3(41);
+	printf("result %ld si_code %ld trapno %ld err %ld rip ss_int3+%ld\n",
+	       r, int3_code, int3_trapno, int3_err,
+	       (long)(int3_rip - (unsigned long)ss_int3));
 	return 0;
 }
 
@@ -123,6 +155,8 @@ int main(int argc, char **argv)
 		return traced();
 	if (argc == 2 && !strcmp(argv[1], "self"))
 		return self();
+	if (argc == 2 && !strcmp(argv[1], "int3"))
+		return own_int3();
 	if (argc == 3 && !strcmp(argv[1], "r11")) {
 		long n = atol(argv[2]), bad = 0;
 
@@ -131,6 +165,6 @@ int main(int argc, char **argv)
 		printf("calls=%ld bad=%ld\n", n, bad);
 		return 0;
 	}
-	fprintf(stderr, "usage: sstep ptrace | self | r11 N\n");
+	fprintf(stderr, "usage: sstep ptrace | self | int3 | r11 N\n");
 	return 2;
 }
