@@ -47,4 +47,6 @@ is "$want" "result 42 si_code 128 trapno 3 err 0 rip ss_int3+1" \
 echo 1 > "$TRACING/events/sstep/enable"
 got=$("$bin" int3)
 echo 0 > "$TRACING/events/sstep/enable"
+# stock (measured): trapno 0
+known_stock_limit "stock sends SIGTRAP for the program's own int3 itself, without its trap number"
 is "$got" "$want" "an int3 of the program's own in an mm with uprobes: the same signal frame"

@@ -59,7 +59,11 @@ for c in $classes; do
 	echo > "$TRACING/trace"
 	out=$("$bin" "$c" 500 2>&1)
 	rc=$?
+	# stock (measured): abs dies with SIGSEGV after one hit (8b 05 taken
+	# as %rip-relative); push, dec and call happen to come out right
+	[ "$c" != abs ] || known_stock_limit "stock decodes a 32-bit file as the first mm that maps it runs"
 	is "$rc:$out" "0:$c calls=500" "ia32 $c: the program's results are right while probed"
+	[ "$c" != abs ] || known_stock_limit "stock decodes a 32-bit file as the first mm that maps it runs"
 	is "$(hits_of "$c")" 500 "ia32 $c: 500 hits"
 done
 # the reader goes; the probes stay right for the next 32-bit run
