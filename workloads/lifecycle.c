@@ -60,6 +60,19 @@ static void *thread_fn(void *arg)
 	return NULL;
 }
 
+/* Wait for every child; print the tree's calls if all exited with 0. */
+static int reap_children(long calls)
+{
+	int status, bad = 0;
+
+	while (wait(&status) > 0)
+		bad |= !WIFEXITED(status) || WEXITSTATUS(status);
+	if (bad)
+		return 1;
+	printf("calls=%ld\n", calls);
+	return 0;
+}
+
 /*
  * Two children that hand over to each other on one CPU: B wakes A and
  * blocks, so the scheduler switches from B to A directly (perf then swaps
@@ -68,7 +81,7 @@ static void *thread_fn(void *arg)
  */
 static int swap_exit(long n)
 {
-	int ab[2], ba[2], status, bad = 0;
+	int ab[2], ba[2];
 	char c = 0;
 	pid_t a, b;
 
@@ -96,12 +109,7 @@ static int swap_exit(long n)
 		call_n(n);
 		_exit(0);
 	}
-	while (wait(&status) > 0)
-		bad |= !WIFEXITED(status) || WEXITSTATUS(status);
-	if (bad)
-		return 1;
-	printf("calls=%ld\n", 2 + 2 * n);
-	return 0;
+	return reap_children(2 + 2 * n);
 }
 
 static int usage(void)
@@ -135,7 +143,7 @@ int main(int argc, char **argv)
 		}
 		printf("calls=%ld\n", n);
 	} else if (argc == 4 && !strcmp(argv[1], "fork")) {
-		int k = atoi(argv[2]), status, bad = 0;
+		int k = atoi(argv[2]);
 		long n = atol(argv[3]);
 
 		for (int i = 0; i < k; i++) {
@@ -150,11 +158,7 @@ int main(int argc, char **argv)
 				_exit(0);
 			}
 		}
-		while (wait(&status) > 0)
-			bad |= !WIFEXITED(status) || WEXITSTATUS(status);
-		if (bad)
-			return 1;
-		printf("calls=%ld\n", k * n);
+		return reap_children(k * n);
 	} else if (argc == 3 && !strcmp(argv[1], "swapexit")) {
 		return swap_exit(atol(argv[2]));
 	} else if (argc == 3 && !strcmp(argv[1], "exec")) {
