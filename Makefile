@@ -52,6 +52,7 @@ PERF_OBJ = $(BUILD)/obj/perf-$(1)
 PERF_DEST = $(BUILD)/obj/perf-$(1)-install
 GUEST_IMG = $(BUILD)/guest-$(1).cpio
 WORKLOADS := $(BUILD)/workloads
+CLIENTS_IMG := $(BUILD)/clients.img
 
 RUN = $(TOP)/qemu/run.sh --accel $(QEMU_ACCEL) --tcg-threads $(TCG_THREADS) \
 	--kconfig $(KCONFIG) --timeout $(GUEST_TIMEOUT)
@@ -61,12 +62,13 @@ DEB_PACKAGES := linux-source-6.1 gcc make bc bison flex libelf-dev libdw-dev \
 	cpio ccache binutils iputils-ping libcap-dev libzstd-dev liblzma-dev \
 	libnuma-dev zlib1g-dev pkg-config python3 git xz-utils gawk file \
 	coreutils findutils diffutils procps linux-perf g++ libc6-dbg \
-	libiberty-dev systemtap-sdt-dev gcc-multilib
+	libiberty-dev systemtap-sdt-dev gcc-multilib bpftrace bpftool gdb \
+	e2fsprogs
 
 export CCACHE_DIR ?= $(HOME)/.ccache
 export CCACHE_MAXSIZE ?= 5G
 
-.PHONY: all deps prepare kernel perf workloads guest demo check \
+.PHONY: all deps prepare kernel perf workloads clients guest demo check \
 	bench bench-perf bench-profile check-host checkpatch perftest shell stress clean \
 	export-patches lint FORCE
 
@@ -100,10 +102,18 @@ perf: prepare
 workloads: deps
 	@$(MAKE) -s -C $(TOP)/workloads OUT=$(WORKLOADS)
 
-guest: perf workloads
+# The clients disk (bpftrace, bpftool, gdb), one image for both kernels.
+clients: deps
+	@if [ ! -f $(CLIENTS_IMG) ] || \
+	    [ -n "$$(find $(TOP)/qemu/mkclients.sh $(TOP)/qemu/stage-lib.sh \
+			-newer $(CLIENTS_IMG) 2>/dev/null)" ]; then \
+		$(TOP)/qemu/mkclients.sh $(CLIENTS_IMG); \
+	fi
+
+guest: perf workloads clients
 	@if [ ! -f $(call GUEST_IMG,$(KERNEL)) ] || \
 	    [ -n "$$(find $(call PERF_OBJ,$(KERNEL))/perf $(WORKLOADS) $(TOP)/qemu/init \
-			$(TOP)/qemu/mkguest.sh -newer $(call GUEST_IMG,$(KERNEL)) 2>/dev/null)" ]; then \
+			$(TOP)/qemu/mkguest.sh $(TOP)/qemu/stage-lib.sh -newer $(call GUEST_IMG,$(KERNEL)) 2>/dev/null)" ]; then \
 		$(TOP)/qemu/mkguest.sh $(call GUEST_IMG,$(KERNEL)) $(call PERF_DEST,$(KERNEL))/usr \
 			$(SRC) $(WORKLOADS); \
 	fi
@@ -114,7 +124,7 @@ guest: perf workloads
 SERIES_EMPTY := $(if $(strip $(shell sed 's/\#.*//' $(TOP)/kernel-patches/series)),,yes)
 FLAVOUR := $(if $(SERIES_EMPTY),stock,$(KERNEL))
 BOOT = --kernel $(call BZIMAGE,$(KERNEL)) --initrd $(call GUEST_IMG,$(KERNEL)) \
-	--flavour $(FLAVOUR)
+	--flavour $(FLAVOUR) --clients $(CLIENTS_IMG)
 
 # perf probe's user-space targets against Debian's stock perf, on the host.
 check-host: perf workloads

@@ -41,6 +41,12 @@ is "$(grep -c 'lc_target:' "$TRACING/trace")" 1000 "4 forked children x 250: 100
 is "$(stat_count probe_lifecycle:lc_target "$bin" fork 4 250)" 1000 "4 forked children x 250: 1000 hits (perf stat)"
 is "$(stat_count probe_lifecycle:lc_target taskset -c 0 "$bin" swapexit 300)" 602 \
 	"two children swapping perf contexts on one CPU, the first exiting before the second is done: 602 hits (perf stat)"
+# The same, but B execs before its N calls: the mmaps of its new mm ask the
+# filter whether a perf event wants that mm.  The event left in B's context
+# after the swap is A's (hw.target A, exited); the filter must see the task
+# the event counts for now, the context's.
+is "$(stat_count probe_lifecycle:lc_target taskset -c 0 "$bin" swapexec 300)" 602 \
+	"two children swapping perf contexts, the first exiting, the second exec'ing: 602 hits (perf stat)"
 is "$(stat_count probe_lifecycle:lc_target "$bin" exec 300)" 300 "an exec'd program: 300 hits"
 is "$(stat_count probe_lifecycle:lc_target "$bin" threads 2 5000)" 10000 "2 threads x 5000: 10000 hits"
 is "$(sha256sum < "$bin")" "$sum_before" "the file reads unchanged while probed"

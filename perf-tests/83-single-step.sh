@@ -50,3 +50,17 @@ echo 0 > "$TRACING/events/sstep/enable"
 # stock (measured): trapno 0
 known_stock_limit "stock sends SIGTRAP for the program's own int3 itself, without its trap number"
 is "$got" "$want" "an int3 of the program's own in an mm with uprobes: the same signal frame"
+
+# The same with int $3 (cd 03), which glib's g_error() runs: the trap
+# leaves rip after the 03, which is not an int3; it is not a probe's
+# removed int3 either (those are cc), so the program gets its SIGTRAP
+# rather than being sent back to run the 03 as an instruction.
+want=$("$bin" int3cd)
+is "$want" "result 42 si_code 128 trapno 3 err 0 rip ss_int3cd+2" \
+	"int \$3 of the program's own, unprobed: SI_KERNEL, trap 3, error 0"
+echo 1 > "$TRACING/events/sstep/enable"
+got=$("$bin" int3cd 2>&1)
+echo 0 > "$TRACING/events/sstep/enable"
+# stock (measured): the program printed nothing (it died running the 03)
+known_stock_limit "stock reruns from the 03 of cd 03"
+is "$got" "$want" "int \$3 of the program's own in an mm with uprobes: the same signal frame"

@@ -88,3 +88,18 @@ is "$(grep -c 'ia32_push_ret: .* ret=' "$TRACING/trace")" 300 "ia32 return probe
 is "$(grep -c 'ia32_push: ' "$TRACING/trace")" 300 "ia32 entry probe with a return probe on the same place: 300 hits"
 is "$(grep 'ia32_push_ret: ' "$TRACING/trace" | tail -n 1 | sed 's/.* ret=//')" 300 \
 	"ia32 return probe: \$retval of the last call is 300"
+
+# An ELF object of another architecture (e_machine EM_AARCH64, 183): its
+# instructions are not x86 code in either mode, so a probe on it is refused
+# when enabled, not decoded as whatever mm maps the file first.
+cp "$bin" other-arch
+printf '\267\000' | dd of=other-arch bs=1 seek=18 conv=notrunc 2> /dev/null
+echo "p:ia32/other_arch $PWD/other-arch:$(sym_off ia32_push)" >> "$TRACING/uprobe_events"
+# stock (measured): enabled, and decoded for the first mm that maps it
+known_stock_limit "stock decodes any file as x86 code"
+refused=yes
+if echo 1 2> /dev/null > "$TRACING/events/ia32/other_arch/enable"; then
+	refused=no
+fi
+is "$refused" yes "a probe on an ELF object of another architecture is refused"
+echo 0 > "$TRACING/events/ia32/other_arch/enable"

@@ -17,6 +17,8 @@
 #                        (make stress); each test may then take N+600 s
 #     --plugin SPEC      tcg: load a QEMU plugin (-plugin SPEC), e.g.
 #                        build/insn-profile.so,trigger=ADDR,out=FILE
+#     --clients IMG      the ext4 image of qemu/mkclients.sh (bpftrace,
+#                        bpftool, gdb), attached read-only as /dev/vdb
 #
 # check mode prints one TAP line per test, then "N passed, N failed, N skipped",
 # and exits non-zero on any failure, a guest panic/oops/WARN, or a timeout.
@@ -25,7 +27,7 @@ set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 kernel='' initrd='' mode=check out='' tests='*' extra='' flavour=fork kconfig=normal
 timeout_s=2400 accel=tcg tcg_threads=single mem=3G icount=0 stress_s=''
-plugin=()
+plugin=() clients=()
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--kernel) kernel=$2 ;;
@@ -42,6 +44,7 @@ while [ $# -gt 0 ]; do
 	--icount) icount=$2 ;;
 	--stress-seconds) stress_s=$2 ;;
 	--plugin) plugin=(-plugin "$2") ;;
+	--clients) clients=(-drive "file=$2,format=raw,if=virtio,readonly=on") ;;
 	*) echo "run.sh: unknown option $1" >&2; exit 2 ;;
 	esac
 	shift 2
@@ -112,7 +115,7 @@ fi
 qemu=(qemu-system-x86_64 -accel "$accel_opt" -cpu "$cpu" -smp "$cpus" -m "$mem" "${icount_opt[@]}"
       -kernel "$kernel" -initrd "$out/initrd.cpio" -append "$append"
       -nographic -no-reboot -nodefaults
-      -drive "file=$out/results.img,format=raw,if=virtio" "${plugin[@]}")
+      -drive "file=$out/results.img,format=raw,if=virtio" "${clients[@]}" "${plugin[@]}")
 
 if [ "$mode" = shell ]; then
 	"${qemu[@]}" -serial mon:stdio -serial "file:$logs/tap.log"

@@ -11,6 +11,8 @@
  *                                    other through pipes on one CPU (so
  *                                    perf swaps their contexts), A exits
  *                                    while B goes on: 2 + N + N calls
+ *   lifecycle swapexec N             the same, but B goes on in a fresh mm:
+ *                                    it execs "lifecycle call N"
  *   lifecycle exec N                 exec "lifecycle call N" (a fresh mm)
  *   lifecycle threads T N            T threads each call N times
  *
@@ -77,9 +79,10 @@ static int reap_children(long calls)
  * Two children that hand over to each other on one CPU: B wakes A and
  * blocks, so the scheduler switches from B to A directly (perf then swaps
  * their equivalent inherited contexts); A calls N times and exits while
- * B, still blocked, has A's counters; B goes on with N more calls.
+ * B, still blocked, has A's counters; B goes on with N more calls, in its
+ * own mm or, with @exec, in the one exec gives it.
  */
-static int swap_exit(long n)
+static int swap_exit(long n, int exec)
 {
 	int ab[2], ba[2];
 	char c = 0;
@@ -106,6 +109,13 @@ static int swap_exit(long n)
 		/* A has exited or is exiting; wait for it to be gone */
 		while (kill(a, 0) == 0)
 			usleep(1000);
+		if (exec) {
+			char arg[32];
+
+			snprintf(arg, sizeof(arg), "%ld", n);
+			execl("/proc/self/exe", "lifecycle", "call", arg, (char *)NULL);
+			_exit(1);
+		}
 		call_n(n);
 		_exit(0);
 	}
@@ -114,7 +124,7 @@ static int swap_exit(long n)
 
 static int usage(void)
 {
-	fprintf(stderr, "usage: lifecycle call N | wait FILE N | spin FILE | fork K N | swapexit N | exec N | threads T N\n");
+	fprintf(stderr, "usage: lifecycle call N | wait FILE N | spin FILE | fork K N | swapexit N | swapexec N | exec N | threads T N\n");
 	return 2;
 }
 
@@ -160,7 +170,9 @@ int main(int argc, char **argv)
 		}
 		return reap_children(k * n);
 	} else if (argc == 3 && !strcmp(argv[1], "swapexit")) {
-		return swap_exit(atol(argv[2]));
+		return swap_exit(atol(argv[2]), 0);
+	} else if (argc == 3 && !strcmp(argv[1], "swapexec")) {
+		return swap_exit(atol(argv[2]), 1);
 	} else if (argc == 3 && !strcmp(argv[1], "exec")) {
 		fflush(stdout);
 		execl("/proc/self/exe", "lifecycle", "call", argv[2], (char *)NULL);

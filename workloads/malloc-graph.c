@@ -11,6 +11,9 @@
  *   malloc <- thread_leaf <- thread_main             (2nd thread)   CHAIN_THREAD
  *
  * "malloc-graph --expect" prints the table the tests compare against.
+ * "malloc-graph --hold FILE" prints "malloc-graph: done" once both threads
+ * are done, and both wait until FILE exists before they exit, so that a
+ * tracer can still read the maps of each to name the frames.
  * Every function is noinline, and sibling-call optimisation is off in the
  * Makefile, so each frame really exists on the stack.
  */
@@ -18,6 +21,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include "malloc-graph.h"
 
 #define CHAIN_DIRECT	100
@@ -79,6 +84,17 @@ __attribute__((noinline)) void *thread_leaf(void)
 	return p;
 }
 
+static const char *hold_file;
+static int thread_done;
+
+static void hold(void)
+{
+	struct stat st;
+
+	while (hold_file && stat(hold_file, &st))
+		usleep(10000);
+}
+
 __attribute__((noinline)) void *thread_main(void *arg)
 {
 	int count = *(int *)arg;
@@ -86,6 +102,8 @@ __attribute__((noinline)) void *thread_main(void *arg)
 	for (int i = 0; i < count; i++)
 		free(thread_leaf());
 	keep(NULL);
+	__atomic_store_n(&thread_done, 1, __ATOMIC_RELEASE);
+	hold();
 	return NULL;
 }
 
@@ -110,6 +128,8 @@ int main(int argc, char **argv)
 		print_expect();
 		return 0;
 	}
+	if (argc > 2 && !strcmp(argv[1], "--hold"))
+		hold_file = argv[2];
 	if (pthread_create(&thread, NULL, thread_main, &thread_count)) {
 		perror("pthread_create");
 		return 1;
@@ -119,7 +139,12 @@ int main(int argc, char **argv)
 	lib_entry(CHAIN_LIB);
 	for (int i = 0; i < CHAIN_REC; i++)
 		recurse(REC_DEPTH);
-	pthread_join(thread, NULL);
+	while (!__atomic_load_n(&thread_done, __ATOMIC_ACQUIRE))
+		usleep(1000);
 	printf("malloc-graph: done\n");
+	/* not fflush(stdout): no copy of libc's stdout in this program */
+	fflush(NULL);
+	hold();
+	pthread_join(thread, NULL);
 	return 0;
 }

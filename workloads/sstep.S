@@ -39,6 +39,15 @@ ss_int3:
 	ret
 	.size ss_int3, .-ss_int3
 
+	/* the same with int $3, the two-byte form (cd 03: glib's G_BREAKPOINT) */
+	.globl ss_int3cd
+	.type ss_int3cd, @function
+ss_int3cd:
+	.byte	0xcd, 0x03
+	lea	1(%rdi), %rax
+	ret
+	.size ss_int3cd, .-ss_int3cd
+
 	.globl ss_self
 	.type ss_self, @function
 ss_self:

@@ -14,6 +14,7 @@
  *                  handler prints what the kernel reported: si_code,
  *                  the trap number and error code of the signal frame,
  *                  and where the trap left rip
+ *   sstep int3cd   the same with int $3 (cd 03), in ss_int3cd
  *
  *   sstep r11 N    call cc_callee N times through %r11 (callchains at a
  *                  probe on its entry); prints "calls=N bad=B"
@@ -35,6 +36,7 @@ long ss_call(long x);
 long ss_func(long x);
 long ss_self(long x);
 long ss_int3(long x);
+long ss_int3cd(long x);
 long cc_via_r11(long x);
 
 static volatile int traps;
@@ -84,16 +86,16 @@ static void on_int3(int sig, siginfo_t *si, void *ucv)
 	int3_rip = uc->uc_mcontext.gregs[REG_RIP];
 }
 
-static int own_int3(void)
+static int own_int3(long (*fn)(long), const char *name)
 {
 	struct sigaction sa = { .sa_sigaction = on_int3, .sa_flags = SA_SIGINFO };
 	long r;
 
 	sigaction(SIGTRAP, &sa, NULL);
-	r = ss_int3(41);
-	printf("result %ld si_code %ld trapno %ld err %ld rip ss_int3+%ld\n",
-	       r, int3_code, int3_trapno, int3_err,
-	       (long)(int3_rip - (unsigned long)ss_int3));
+	r = fn(41);
+	printf("result %ld si_code %ld trapno %ld err %ld rip %s+%ld\n",
+	       r, int3_code, int3_trapno, int3_err, name,
+	       (long)(int3_rip - (unsigned long)fn));
 	return 0;
 }
 
@@ -156,7 +158,9 @@ int main(int argc, char **argv)
 	if (argc == 2 && !strcmp(argv[1], "self"))
 		return self();
 	if (argc == 2 && !strcmp(argv[1], "int3"))
-		return own_int3();
+		return own_int3(ss_int3, "ss_int3");
+	if (argc == 2 && !strcmp(argv[1], "int3cd"))
+		return own_int3(ss_int3cd, "ss_int3cd");
 	if (argc == 3 && !strcmp(argv[1], "r11")) {
 		long n = atol(argv[2]), bad = 0;
 
@@ -165,6 +169,6 @@ int main(int argc, char **argv)
 		printf("calls=%ld bad=%ld\n", n, bad);
 		return 0;
 	}
-	fprintf(stderr, "usage: sstep ptrace | self | int3 | r11 N\n");
+	fprintf(stderr, "usage: sstep ptrace | self | int3 | int3cd | r11 N\n");
 	return 2;
 }
