@@ -1,0 +1,49 @@
+#!/bin/bash
+# perf record -p PID on a process that is already running, then perf goes
+# while the process goes on: samples while attached, no int3 left in the
+# process's text afterwards (the byte at the probed address reads as the
+# file's), and the process finishes normally.
+. /opt/perf-tests/lib/tap.sh
+spinner=
+cleanup() {
+	touch stop
+	[ -z "$spinner" ] || wait "$spinner" 2>/dev/null
+	clear_probes
+}
+trap cleanup EXIT
+
+bin=$WL/lifecycle
+rm -f stop
+"$bin" spin stop > spin.out &
+spinner=$!
+sleep 0.5
+check "probe lc_target" perf probe -q -x "$bin" lc_target
+off=$(uprobe_offset probe_lifecycle/lc_target)
+
+# byte_at PID: the byte at the probed address of PID's text, in hex
+byte_at() {
+	local start map_off addr
+	read -r start map_off < <(awk -v p="$bin" '$6 == p && $2 ~ /x/ {
+		split($1, r, "-"); print r[1], $3; exit }' "/proc/$1/maps")
+	[ -n "$start" ] || return 1
+	addr=$((0x$start + off - 0x$map_off))
+	dd if="/proc/$1/mem" bs=1 skip="$addr" count=1 2> /dev/null | od -An -tx1 | tr -d ' '
+}
+want=$(dd if="$bin" bs=1 skip=$((off)) count=1 2> /dev/null | od -An -tx1 | tr -d ' ')
+is "$(byte_at "$spinner")" "$want" "before perf: the probed byte reads as the file's ($want)"
+data=$RESULTS/attach.data
+perf record -q -e probe_lifecycle:lc_target -p "$spinner" -o "$data" -- sleep 2 &
+recorder=$!
+sleep 1
+is "$(byte_at "$spinner")" cc "while perf records: the process's copy of the page has the int3"
+wait "$recorder"
+is "$?" 0 "perf record -p PID for 2 s"
+samples=$(perf script -i "$data" 2>/dev/null | grep -c lc_target)
+check "samples while attached ($samples)" test "$samples" -gt 0
+is "$(byte_at "$spinner")" "$want" "after perf: no int3 left at the probed address"
+check "the process still runs" kill -0 "$spinner"
+touch stop
+wait "$spinner"
+rc=$?
+spinner=
+is "$rc:$(sed 's/[0-9]*$/N/' spin.out)" "0:calls=N" "the process finished normally"
