@@ -32,12 +32,23 @@ byte_at() {
 want=$(dd if="$bin" bs=1 skip=$((off)) count=1 2> /dev/null | od -An -tx1 | tr -d ' ')
 is "$(byte_at "$spinner")" "$want" "before perf: the probed byte reads as the file's ($want)"
 data=$RESULTS/attach.data
-perf record -q -e probe_lifecycle:lc_target -p "$spinner" -o "$data" -- sleep 2 &
+# perf record runs until SIGINT (as Ctrl-C ends it); it is attached once
+# the int3 is in the process's page (a slow kernel may take seconds)
+perf record -q -e probe_lifecycle:lc_target -p "$spinner" -o "$data" &
 recorder=$!
+seen=48
+for _ in $(seq 300); do
+	seen=$(byte_at "$spinner")
+	[ "$seen" = cc ] && break
+	sleep 0.1
+done
+is "$seen" cc "while perf records: the process's copy of the page has the int3"
 sleep 1
-is "$(byte_at "$spinner")" cc "while perf records: the process's copy of the page has the int3"
+kill -INT "$recorder"
 wait "$recorder"
-is "$?" 0 "perf record -p PID for 2 s"
+rc=$?
+# perf record re-raises the SIGINT that ended it: 130
+check "perf record -p PID, ended by SIGINT ($rc)" test "$rc" = 0 -o "$rc" = 130
 samples=$(perf script -i "$data" 2>/dev/null | grep -c lc_target)
 check "samples while attached ($samples)" test "$samples" -gt 0
 is "$(byte_at "$spinner")" "$want" "after perf: no int3 left at the probed address"
