@@ -14,6 +14,12 @@
  *   lifecycle swapexec N             the same, but B goes on in a fresh mm:
  *                                    it execs "lifecycle call N"
  *   lifecycle exec N                 exec "lifecycle call N" (a fresh mm)
+ *   lifecycle vfork N                a vfork child calls N times in the
+ *                                    parent's mm, then execs "lifecycle
+ *                                    call N"; the parent calls N times
+ *                                    after it: 3N calls
+ *   lifecycle spawn N                posix_spawn "lifecycle call N", then
+ *                                    N calls of its own: 2N calls
  *   lifecycle threads T N            T threads each call N times
  *
  * Each mode prints "calls=<total>" on success: the exact number of times
@@ -22,6 +28,7 @@
 #define _GNU_SOURCE
 #include <pthread.h>
 #include <signal.h>
+#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -122,9 +129,45 @@ static int swap_exit(long n, int exec)
 	return reap_children(2 + 2 * n);
 }
 
+/* A vfork child calls in its parent's mm before it execs. */
+static int vfork_exec(long n)
+{
+	char arg[32];
+	pid_t pid;
+
+	snprintf(arg, sizeof(arg), "%ld", n);
+	fflush(stdout);
+	pid = vfork();
+	if (pid < 0)
+		return 1;
+	if (!pid) {
+		call_n(n);
+		execl("/proc/self/exe", "lifecycle", "call", arg, (char *)NULL);
+		_exit(1);
+	}
+	call_n(n);
+	return reap_children(3 * n);
+}
+
+extern char **environ;
+
+static int spawn(long n)
+{
+	char arg[32];
+	char *args[] = { "lifecycle", "call", arg, NULL };
+	pid_t pid;
+
+	snprintf(arg, sizeof(arg), "%ld", n);
+	fflush(stdout);
+	if (posix_spawn(&pid, "/proc/self/exe", NULL, NULL, args, environ))
+		return 1;
+	call_n(n);
+	return reap_children(2 * n);
+}
+
 static int usage(void)
 {
-	fprintf(stderr, "usage: lifecycle call N | wait FILE N | spin FILE | fork K N | swapexit N | swapexec N | exec N | threads T N\n");
+	fprintf(stderr, "usage: lifecycle call N | wait FILE N | spin FILE | fork K N | swapexit N | swapexec N | exec N | vfork N | spawn N | threads T N\n");
 	return 2;
 }
 
@@ -173,6 +216,10 @@ int main(int argc, char **argv)
 		return swap_exit(atol(argv[2]), 0);
 	} else if (argc == 3 && !strcmp(argv[1], "swapexec")) {
 		return swap_exit(atol(argv[2]), 1);
+	} else if (argc == 3 && !strcmp(argv[1], "vfork")) {
+		return vfork_exec(atol(argv[2]));
+	} else if (argc == 3 && !strcmp(argv[1], "spawn")) {
+		return spawn(atol(argv[2]));
 	} else if (argc == 3 && !strcmp(argv[1], "exec")) {
 		fflush(stdout);
 		execl("/proc/self/exe", "lifecycle", "call", argv[2], (char *)NULL);
