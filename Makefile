@@ -124,7 +124,7 @@ guest: perf workloads clients
 SERIES_EMPTY := $(if $(strip $(shell sed 's/\#.*//' $(TOP)/kernel-patches/series)),,yes)
 FLAVOUR := $(if $(SERIES_EMPTY),stock,$(KERNEL))
 BOOT = --kernel $(call BZIMAGE,$(KERNEL)) --initrd $(call GUEST_IMG,$(KERNEL)) \
-	--flavour $(FLAVOUR) --clients $(CLIENTS_IMG)
+	--flavour $(FLAVOUR) --clients $(CLIENTS_IMG) --data $(WORKLOADS)
 
 # perf probe's user-space targets against Debian's stock perf, on the host.
 check-host: perf workloads

@@ -2,6 +2,7 @@
 # The guest is what the other tests assume: perf with its libraries, tracefs,
 # the seed's /lib64/libc.so.6, loopback.
 . /opt/perf-tests/lib/tap.sh
+plan 11
 
 opts=$(perf version --build-options 2>&1)
 for feature in libelf dwarf libunwind libslang; do
@@ -17,3 +18,5 @@ check "/lib64/libc.so.6 is glibc" readelf -h "$LIBC"
 is "$(realpath "$LIBC")" /usr/lib/x86_64-linux-gnu/libc.so.6 "/lib64/libc.so.6 resolves to the real libc"
 check "loopback is up (ping 127.0.0.1)" ping -c 1 -W 2 127.0.0.1
 is "$(uname -r | grep -c -- -pu)" 1 "running the rig's kernel ($(uname -r))"
+# the tests' races and scaling figures assume two CPUs (qemu/run.sh -smp 2)
+is "$(nproc)" 2 "two CPUs online"

@@ -1,6 +1,7 @@
 #!/bin/bash
 # The seed's commands, verbatim: probe libc's malloc, list functions, record.
 . /opt/perf-tests/lib/tap.sh
+plan 6
 trap clear_probes EXIT
 
 out=$(perf probe -x /lib64/libc.so.6 malloc 2>&1)

@@ -2,6 +2,7 @@
 # perf record -g through a uprobe on libc's malloc, frame-pointer call graphs:
 # every chain of malloc-graph appears with its exact count.
 . /opt/perf-tests/lib/tap.sh
+plan 12
 . /opt/perf-tests/lib/callchain.sh
 trap clear_probes EXIT
 

@@ -2,6 +2,7 @@
 # perf record --call-graph dwarf through a uprobe on malloc, on the build of
 # malloc-graph without frame pointers: every chain with its exact count.
 . /opt/perf-tests/lib/tap.sh
+plan 7
 . /opt/perf-tests/lib/callchain.sh
 trap clear_probes EXIT
 

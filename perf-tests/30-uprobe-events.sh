@@ -3,6 +3,7 @@
 # uprobe_profile and in the trace, -: deletes, bad lines fail with an error_log
 # entry and change nothing.
 . /opt/perf-tests/lib/tap.sh
+plan 32
 trap clear_probes EXIT
 cd "$TRACING" || exit 1
 

@@ -2,6 +2,7 @@
 # One kprobe and two uprobes in different binaries: perf probe -l lists all
 # three, perf probe -d 'probe*:*' removes them all from both files.
 . /opt/perf-tests/lib/tap.sh
+plan 13
 trap clear_probes EXIT
 
 check "kprobe on a kernel function" perf probe -q -a do_sys_openat2

@@ -1,6 +1,7 @@
 #!/bin/bash
 # perf probe finds the target from a path without -x; FUNC%return.
 . /opt/perf-tests/lib/tap.sh
+plan 7
 trap clear_probes EXIT
 
 bin=$WL/lifecycle

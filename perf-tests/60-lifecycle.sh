@@ -3,16 +3,17 @@
 # the probe is added, forked children, an exec'd program, two threads.  After
 # deletion the process goes on correctly and the file is unchanged.
 . /opt/perf-tests/lib/tap.sh
+plan 16
 trap clear_probes EXIT
 
 bin=$WL/lifecycle
 sum_before=$(sha256sum < "$bin")
 
 # Started before the probe exists: its mapping must get the breakpoint.
-rm -f go
+rm -f go go.ready.*
 "$bin" wait go 300 > early.out &
 early=$!
-sleep 0.5
+wait_for test -e "go.ready.$early"
 check "probe lc_target" perf probe -q -x "$bin" lc_target
 ev=$TRACING/events/probe_lifecycle/lc_target
 echo > "$TRACING/trace"
@@ -52,12 +53,12 @@ is "$(stat_count probe_lifecycle:lc_target "$bin" threads 2 5000)" 10000 "2 thre
 is "$(sha256sum < "$bin")" "$sum_before" "the file reads unchanged while probed"
 
 # Deleted under a running process that keeps calling the probed function.
-rm -f stop
+rm -f stop stop.count
 echo > "$TRACING/trace"
 echo 1 > "$ev/enable"
 "$bin" spin stop > spin.out &
 spinner=$!
-sleep 1
+wait_count stop.count 2000
 echo 0 > "$ev/enable"
 hits=$(grep -c 'lc_target:' "$TRACING/trace")
 if [ "$hits" -gt 0 ]; then
@@ -66,7 +67,8 @@ else
 	fail "the running process hit the probe" "no lc_target records in trace"
 fi
 check "perf probe -d while the process runs" perf probe -q -d probe_lifecycle:lc_target
-sleep 0.5
+# and calls on: 2000 calls more after the deletion
+wait_count stop.count $(($(cat stop.count) + 2000))
 touch stop
 if wait "$spinner" && grep -q '^calls=[0-9]' spin.out; then
 	pass "after deletion the process goes on and exits normally ($(cat spin.out))"

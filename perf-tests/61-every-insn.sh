@@ -7,6 +7,7 @@
 # as often as its instruction runs.  A probe on a syscall instruction is
 # refused.
 . /opt/perf-tests/lib/tap.sh
+plan 7
 trap clear_probes EXIT
 
 bin=$WL/insns

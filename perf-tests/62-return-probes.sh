@@ -11,6 +11,7 @@
 # probe is replaced.  Counts are exact (trace buffer) and the
 # program's results are unchanged.
 . /opt/perf-tests/lib/tap.sh
+plan 23
 trap clear_probes EXIT
 
 bin=$WL/uret

@@ -5,6 +5,7 @@
 # must finish with its exact result, and afterwards a steady probe counts
 # exactly again.
 . /opt/perf-tests/lib/tap.sh
+plan 5
 trap clear_probes EXIT
 
 bin=$WL/lifecycle

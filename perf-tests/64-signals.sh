@@ -6,6 +6,7 @@
 # Once with a first instruction that is single-stepped out of line (a
 # %rip-relative load), once with one that is emulated (push %rbp).
 . /opt/perf-tests/lib/tap.sh
+plan 21
 trap clear_probes EXIT
 
 bin=$WL/sigstorm

@@ -11,6 +11,7 @@
 # gets the breakpoint at mmap time.  The argument (%di) tells the phases
 # apart: 1000000 + i, 2000000 + i, 3000000 + i.
 . /opt/perf-tests/lib/tap.sh
+plan 12
 trap clear_probes EXIT
 
 bin=$WL/remap

@@ -3,6 +3,7 @@
 # once per round; (b) one probe on a binary that 200 waiting processes have
 # mapped when it is added and enabled: every process's calls are hits.
 . /opt/perf-tests/lib/tap.sh
+plan 20
 trap clear_probes EXIT
 
 bin=$WL/manyprobes

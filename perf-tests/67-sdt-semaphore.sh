@@ -8,6 +8,7 @@
 # disable/re-enable/removal.  The program calls the probed sdt_fn only when
 # it sees the semaphore set, as an SDT site does; those calls are the hits.
 . /opt/perf-tests/lib/tap.sh
+plan 27
 trap 'touch a/stop b/stop c/stop c/child/stop d/stop e/stop 2> /dev/null; clear_probes' EXIT
 
 bin=$WL/sdt

@@ -7,6 +7,7 @@
 # The sha256 of the binary is the same before, after (page cache) and after
 # dropping the caches (a fresh read from disk).
 . /opt/perf-tests/lib/tap.sh
+plan 16
 # go is a FIFO the waiting process sleeps on: opening it to write releases it.
 trap 'timeout 2 sh -c ": > go" 2> /dev/null; clear_probes' EXIT
 

@@ -14,10 +14,11 @@
 trap clear_probes EXIT
 
 if [ ! -r /proc/lock_stat ]; then
+	plan 1
 	skip "locks taken per probe hit" "no /proc/lock_stat (CONFIG_LOCK_STAT: make check KCONFIG=debug)"
 	exit 0
 fi
-
+plan 2
 bin=$WL/hits
 n=5000
 

@@ -8,6 +8,8 @@ cd /opt/ftrace || exit 1
 tests=$(grep -l -r uprobe test.d --include='*.tc' | sort; ls test.d/dynevent/*.tc)
 logdir=$RESULTS/ftracetest
 # shellcheck disable=SC2086
+plan "$(printf '%s\n' $tests | sort -u | wc -l)"
+# shellcheck disable=SC2086
 # shellcheck disable=SC2046
 ./ftracetest -v -l "$logdir" $(printf '%s\n' $tests | sort -u) > "$RESULTS/ftracetest.out" 2>&1
 awk '/^\[[0-9]+\] / {

@@ -5,6 +5,7 @@
 # exact in the trace and with perf stat, every process right, the file
 # unchanged.
 . /opt/perf-tests/lib/tap.sh
+plan 8
 trap clear_probes EXIT
 bin=$WL/lifecycle
 sum_before=$(sha256sum < "$bin")

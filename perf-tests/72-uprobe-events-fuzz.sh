@@ -12,6 +12,7 @@
 # Every outcome (and error_log text less its timestamp) is kept in
 # $RESULTS/outcomes.txt, for comparing kernels line by line.
 . /opt/perf-tests/lib/tap.sh
+plan 9
 trap clear_probes EXIT
 cd "$TRACING" || exit 1
 

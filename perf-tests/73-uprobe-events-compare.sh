@@ -9,6 +9,7 @@
 # masked, and the need-resched flag (scheduling, it varies); in error_log, the timestamp; in format files, the event ID (a
 # counter over the kernel's registered event types).  Nothing else.
 . /opt/perf-tests/lib/tap.sh
+plan 18
 trap clear_probes EXIT
 cd "$TRACING" || exit 1
 

@@ -6,6 +6,7 @@
 # uprobe_profile counts only B's hits.  Once with perf stat, once with perf
 # record.
 . /opt/perf-tests/lib/tap.sh
+plan 18
 cleanup() {
 	touch stopA goB goC
 	[ -z "${apid:-}" ] || wait "$apid" 2> /dev/null
@@ -17,32 +18,9 @@ bin=$WL/lifecycle
 target=$(file_offset "$bin" lc_target)
 calls=2000
 
-# text_byte PID: the byte at lc_target in PID's mapping of $bin, read through
-# /proc/PID/mem (two hex digits, empty when not mapped).
-text_byte() {
-	local pid=$1 range off path start end
-	while read -r range _ off _ _ path; do
-		[ "$path" = "$bin" ] || continue
-		start=$((16#${range%-*}))
-		end=$((16#${range#*-}))
-		off=$((16#$off))
-		if [ $((target)) -ge "$off" ] && [ $((target)) -lt $((off + end - start)) ]; then
-			dd if="/proc/$pid/mem" bs=1 count=1 skip=$((start + target - off)) 2> /dev/null |
-				od -An -tx1 | tr -d ' \n'
-			return 0
-		fi
-	done < "/proc/$pid/maps"
-}
-
-# wait_byte PID BYTE: wait up to 30 s for PID's probed byte to read BYTE.
-wait_byte() {
-	local i
-	for ((i = 0; i < 300; i++)); do
-		[ "$(text_byte "$1")" = "$2" ] && return 0
-		sleep 0.1
-	done
-	return 1
-}
+text_byte() { mapped_byte "$1" "$bin" "$target"; }
+byte_is() { [ "$(text_byte "$1")" = "$2" ]; }
+wait_byte() { wait_for byte_is "$1" "$2"; }
 
 hits() { awk '$2 == "lc_target" { print $3 }' "$TRACING/uprobe_profile"; }
 
@@ -51,10 +29,10 @@ diag "lc_target at file offset $target, original byte $orig"
 check "the original byte is not an int3" test "$orig" != cc
 check "add p:pt/lc_target" sh -c "echo 'p:pt/lc_target $bin:$target' >> $TRACING/uprobe_events"
 
-rm -f stopA goB goC
+rm -f stopA stopA.count goB goC
 "$bin" spin stopA > a.out &
 apid=$!
-sleep 0.5
+wait_count stopA.count 1000
 is "$(text_byte "$apid")" "$orig" "A (pid $apid) runs lc_target unprobed before any session"
 
 # --- perf stat on B ---
@@ -72,8 +50,8 @@ else
 fi
 is "$(text_byte "$apid")" "$orig" "stat: A keeps its original byte while B's session is open"
 a_before=$(hits)
-sleep 1
-is "$(hits)" "$a_before" "stat: A, still running, took no hit in 1 s (uprobe_profile)"
+wait_count stopA.count $(($(cat stopA.count) + 2000))
+is "$(hits)" "$a_before" "stat: A took no hit in 2000 calls more (uprobe_profile)"
 touch goB
 wait "$spid"
 is "$(cat b.out)" "calls=$calls" "stat: B ran correctly"

@@ -3,6 +3,7 @@
 # Measured on stock: 19994 of 20000 hits from 4 threads on 2 vCPUs (its
 # counter is a plain increment shared by all CPUs).
 . /opt/perf-tests/lib/tap.sh
+plan 1
 trap clear_probes EXIT
 
 bin=$WL/lifecycle

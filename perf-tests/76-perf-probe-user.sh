@@ -5,6 +5,7 @@
 # no library-by-name lookup and no "not an ELF file" message: those checks
 # are TODO on stock.
 . /opt/perf-tests/lib/tap.sh
+plan 37
 trap clear_probes EXIT
 
 libc=/usr/lib/x86_64-linux-gnu/libc.so.6

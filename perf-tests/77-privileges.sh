@@ -5,6 +5,7 @@
 # own process, raw samples included (its own process's data).  The same
 # script runs on stock; the results must be stock's.
 . /opt/perf-tests/lib/tap.sh
+plan 19
 paranoid=$(cat /proc/sys/kernel/perf_event_paranoid)
 cleanup() {
 	echo "$paranoid" > /proc/sys/kernel/perf_event_paranoid

@@ -22,6 +22,7 @@
 #    PROT_NONE page, the address the CPU reports: rsp-8 for a push), not a
 #    made-up SEGV_MAPERR at the stack pointer.
 . /opt/perf-tests/lib/tap.sh
+plan 54
 trap clear_probes EXIT
 
 bin=$WL/insnsafe
@@ -144,3 +145,18 @@ try call_unmapped must "call below the lowest mapped page"
 try ret_none must "ret from a PROT_NONE stack"
 try load_none must "mov disp(%rip), %rax from a PROT_NONE page"
 try load32_none must "mov disp(%rip), %ecx from a PROT_NONE page"
+
+# ---- refused ----
+# xbegin (c7 f8): a transaction's abort resumes relative to where it ran,
+# for a stepped copy the XOL slot, and the single step's trap aborts it.
+# QEMU's TCG has no RTM to run it, so the refusal is what is checked.
+off=$(vaddr_offset "$bin" "0x$(readelf -Ws "$bin" | awk '$8 == "probe_xbegin" { print $2; exit }')")
+echo "p:insnsafe/xbegin $bin:$off" >> "$TRACING/uprobe_events"
+known_stock_limit "stock steps xbegin out of line"
+if echo 1 > "$TRACING/events/insnsafe/xbegin/enable" 2> enable.err; then
+	echo 0 > "$TRACING/events/insnsafe/xbegin/enable"
+	fail "xbegin: probe refused" "enabled at $off"
+else
+	pass "xbegin: probe refused ($(sed 's/.*: //' enable.err))"
+fi
+echo "-:insnsafe/xbegin" >> "$TRACING/uprobe_events"

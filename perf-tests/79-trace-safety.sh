@@ -32,6 +32,7 @@
 #    event-list race runs on a copy of the program, so a freed consumer
 #    left behind by a broken kernel is never reached.
 . /opt/perf-tests/lib/tap.sh
+plan 25
 trap clear_probes EXIT
 
 bin=$WL/tracesafe

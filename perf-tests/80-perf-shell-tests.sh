@@ -2,6 +2,7 @@
 # perf's own shell tests for uprobes, from the tree, run as `perf test` runs
 # them: status 0 passes, 2 skips, anything else fails.
 . /opt/perf-tests/lib/tap.sh
+plan 2
 trap clear_probes EXIT
 
 dir=/usr/libexec/perf-core/tests/shell

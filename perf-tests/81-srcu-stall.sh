@@ -15,6 +15,7 @@
 # seconds.  (A hit that waits for a slot, or faults, inside the probe
 # core's global SRCU read side holds up every removal in the system.)
 . /opt/perf-tests/lib/tap.sh
+plan 14
 trap clear_probes EXIT
 
 bin=$WL/stall

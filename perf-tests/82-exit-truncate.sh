@@ -7,6 +7,7 @@
 # use-after-free here is silent on a normal kernel; under KCONFIG=debug
 # KASAN reports it and the runner fails.
 . /opt/perf-tests/lib/tap.sh
+plan 2
 trap clear_probes EXIT
 
 bin=$WL/stall

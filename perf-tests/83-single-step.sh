@@ -7,6 +7,7 @@
 # An emulated instruction used to take no trap of its own, so a step went
 # past two instructions, and a stepped popf lost the TF it popped.
 . /opt/perf-tests/lib/tap.sh
+plan 8
 trap clear_probes EXIT
 
 bin=$WL/sstep

@@ -6,6 +6,7 @@
 # another address: a check that reads the register from the last two bytes
 # (ff d3, "call *%rbx") looks at the wrong register and loses the caller.
 . /opt/perf-tests/lib/tap.sh
+plan 6
 . /opt/perf-tests/lib/callchain.sh
 trap clear_probes EXIT
 

@@ -5,6 +5,7 @@
 # 64-bit reader (workloads/mapfile, a read-only private mapping as libelf
 # or gdb make): the instructions are still 32-bit code for ia32 tasks.
 . /opt/perf-tests/lib/tap.sh
+plan 26
 bin=$WL/ia32
 reader=
 

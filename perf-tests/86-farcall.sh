@@ -7,6 +7,7 @@
 # and no return address is swapped for a trampoline a 32-bit stack cannot
 # hold.
 . /opt/perf-tests/lib/tap.sh
+plan 12
 trap clear_probes EXIT
 bin=$WL/farcall
 
@@ -37,3 +38,21 @@ rc=$?
 echo 0 > "$TRACING/events/far/enable"
 known_stock_limit "stock swaps a 32-bit return address for a 64-bit trampoline"
 is "$rc:$out" "0:calls=50" "a second process: the program's results are right"
+
+# LDT code (Wine, DOSEMU): ip is an offset in the segment, not an address.
+# farcall ldt runs an int3 at the LDT segment offset that is add64's
+# address, which has a probe: the trap is the program's own all the same.
+out=$("$bin" ldt 100 2>&1)
+is "$?:$out" "0:calls=100 traps=100" "an int3 in LDT code, unprobed: the program's own SIGTRAP each time"
+off=$(vaddr_offset "$bin" "0x$(readelf -Ws "$bin" | awk '$8 == "add64" { print $2; exit }')")
+check "a probe on add64" \
+	sh -c "echo 'p:far/add64 $bin:$off' >> $TRACING/uprobe_events"
+echo > "$TRACING/trace"
+dmesg -c > /dev/null
+echo 1 > "$TRACING/events/far/add64/enable"
+out=$("$bin" ldt 100 2>&1)
+rc=$?
+echo 0 > "$TRACING/events/far/add64/enable"
+is "$rc:$out" "0:calls=100 traps=100" "an int3 in LDT code at an offset that is a probed address: the program's own SIGTRAP each time"
+is "$(grep -c 'add64: ' "$TRACING/trace")" 100 "add64's probe hit once per call, never from the LDT code"
+is "$(dmesg | grep -c 'cannot run the probed instruction')" 0 "no warning about the probe"

@@ -7,6 +7,7 @@
 # the attachments (BPF_TASK_FD_QUERY) with their file, offset and type.
 # bpftrace, bpftool and their libraries come from the clients disk.
 . /opt/perf-tests/lib/tap.sh
+plan 20
 . /opt/perf-tests/lib/callchain.sh
 bt_pid=
 cleanup() {
@@ -111,10 +112,10 @@ is "$(value bt-name.out n)" "$entries" "uprobe:libc:malloc counts what the path 
 
 # usdt with a semaphore, the process already running: the kernel sets the
 # semaphore (ref_ctr_offset), so the site runs
-rm -f go1
+rm -f go1 go1.ready.*
 "$WL/usdt" wait go1 500 > usdt.out &
 usdt=$!
-sleep 0.5
+wait_for test -e "go1.ready.$usdt"
 bt_start bt-usdt.out -e '
 BEGIN { printf("ready\n"); }
 usdt:'"$WL"'/usdt:pu:tick { @t = count(); @last = arg0; }'

@@ -4,6 +4,7 @@
 # process's text afterwards (the byte at the probed address reads as the
 # file's), and the process finishes normally.
 . /opt/perf-tests/lib/tap.sh
+plan 8
 spinner=
 cleanup() {
 	touch stop
@@ -13,10 +14,10 @@ cleanup() {
 trap cleanup EXIT
 
 bin=$WL/lifecycle
-rm -f stop
+rm -f stop stop.count
 "$bin" spin stop > spin.out &
 spinner=$!
-sleep 0.5
+wait_count stop.count 1000
 check "probe lc_target" perf probe -q -x "$bin" lc_target
 off=$(uprobe_offset probe_lifecycle/lc_target)
 
@@ -43,7 +44,7 @@ for _ in $(seq 300); do
 	sleep 0.1
 done
 is "$seen" cc "while perf records: the process's copy of the page has the int3"
-sleep 1
+wait_count stop.count $(($(cat stop.count) + 2000))
 kill -INT "$recorder"
 wait "$recorder"
 rc=$?

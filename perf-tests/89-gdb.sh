@@ -6,6 +6,7 @@
 # the probe); gdb sees no SIGTRAP of the probes'; the program's results and
 # the probes' hit counts are exact.
 . /opt/perf-tests/lib/tap.sh
+plan 5
 trap clear_probes EXIT
 bin=$WL/insns
 "$bin" 3 > want.out

@@ -25,11 +25,16 @@ for script in /opt/perf-tests/[0-9]*.sh /opt/extra-tests/*.sh; do
 		bash "$script") 2>&1 | tee "$log" | grep -E '^(not )?ok|^#'
 	rc=${PIPESTATUS[0]}
 	results=$(grep -cE '^(not )?ok' "$log")
+	planned=$(sed -n 's/^1\.\.\([0-9]*\)$/\1/p' "$log" | head -n 1)
 	if [ "$rc" != 0 ]; then
 		echo "not ok - script exited with status $rc (124: timed out after ${per_test_timeout}s)"
 		tail -n 15 "$log" | sed 's/^/#   /'
 	elif [ "$results" = 0 ]; then
 		echo "not ok - script printed no result"
+	elif [ -z "$planned" ]; then
+		echo "not ok - script declared no plan (plan N in lib/tap.sh)"
+	elif [ "$results" != "$planned" ]; then
+		echo "not ok - script printed $results results, its plan says $planned"
 	fi
 	left=$(cat /sys/kernel/tracing/uprobe_events /sys/kernel/tracing/kprobe_events)
 	if [ -n "$left" ]; then

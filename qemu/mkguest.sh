@@ -91,6 +91,9 @@ add /usr/lib/x86_64-linux-gnu/libc.so.6
 ln -sfn ../lib/x86_64-linux-gnu/libc.so.6 "$stage/usr/lib64/libc.so.6"
 add /lib64/ld-linux-x86-64.so.2
 
+echo "GUEST fincore (what of a file is in the page cache: 91-disk)"
+add "$(PATH=/usr/bin:/usr/sbin:/bin:/sbin command -v fincore)"
+
 echo "GUEST 32-bit glibc (gcc-multilib's libc6-i386) for 32-bit workloads"
 add /lib/ld-linux.so.2
 for f in libc.so.6 libm.so.6; do

@@ -18,7 +18,12 @@
 #     --plugin SPEC      tcg: load a QEMU plugin (-plugin SPEC), e.g.
 #                        build/insn-profile.so,trigger=ADDR,out=FILE
 #     --clients IMG      the ext4 image of qemu/mkclients.sh (bpftrace,
-#                        bpftool, gdb), attached read-only as /dev/vdb
+#                        bpftool, gdb), attached read-only (virtio serial
+#                        "puclients"; the results disk is "puresults")
+#     --data DIR         a fresh ext4 disk of DIR's files (virtio serial
+#                        "pudata"), read-write; check mode then fails unless
+#                        the guest left the file system clean and every file
+#                        as it was put there
 #
 # check mode prints one TAP line per test, then "N passed, N failed, N skipped",
 # and exits non-zero on any failure, a guest panic/oops/WARN, or a timeout.
@@ -27,7 +32,7 @@ set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 kernel='' initrd='' mode=check out='' tests='*' extra='' flavour=fork kconfig=normal
 timeout_s=2400 accel=tcg tcg_threads=single mem=3G icount=0 stress_s=''
-plugin=() clients=()
+plugin=() clients=() data_dir=""
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--kernel) kernel=$2 ;;
@@ -44,7 +49,9 @@ while [ $# -gt 0 ]; do
 	--icount) icount=$2 ;;
 	--stress-seconds) stress_s=$2 ;;
 	--plugin) plugin=(-plugin "$2") ;;
-	--clients) clients=(-drive "file=$2,format=raw,if=virtio,readonly=on") ;;
+	--clients) clients=(-drive "file=$2,format=raw,if=none,id=clients,readonly=on"
+			    -device "virtio-blk-pci,drive=clients,serial=puclients") ;;
+	--data) data_dir=$2 ;;
 	*) echo "run.sh: unknown option $1" >&2; exit 2 ;;
 	esac
 	shift 2
@@ -112,10 +119,23 @@ if [ "$accel" = kvm ]; then
 else
 	accel_opt="tcg,thread=$tcg_threads" cpu=max
 fi
+data=()
+if [ -n "$data_dir" ]; then
+	# the files' checksums now, to compare with what the guest leaves
+	rm -f "$out/data.img"
+	truncate -s 0 "$out/data.img"
+	mkfs.ext4 -q -F -L pudata -d "$data_dir" "$out/data.img" \
+		"$(($(du -sk "$data_dir" | cut -f1) * 2 + 16384))k"
+	(cd "$data_dir" && find . -type f -print0 | sort -z | xargs -0 sha256sum) > "$out/data.sha256"
+	data=(-drive "file=$out/data.img,format=raw,if=none,id=data"
+	      -device "virtio-blk-pci,drive=data,serial=pudata")
+fi
 qemu=(qemu-system-x86_64 -accel "$accel_opt" -cpu "$cpu" -smp "$cpus" -m "$mem" "${icount_opt[@]}"
       -kernel "$kernel" -initrd "$out/initrd.cpio" -append "$append"
       -nographic -no-reboot -nodefaults
-      -drive "file=$out/results.img,format=raw,if=virtio" "${clients[@]}" "${plugin[@]}")
+      -drive "file=$out/results.img,format=raw,if=none,id=results"
+      -device "virtio-blk-pci,drive=results,serial=puresults" "${clients[@]}" "${data[@]}"
+      "${plugin[@]}")
 
 if [ "$mode" = shell ]; then
 	"${qemu[@]}" -serial mon:stdio -serial "file:$logs/tap.log"
@@ -132,7 +152,8 @@ qpid=$!
 parser="$top/qemu/tap-report.awk"
 if [ "$mode" = check ]; then
 	tail -n +1 -F --pid="$qpid" "$logs/tap.log" 2>/dev/null |
-		tr -d '\r' | awk -f "$parser" -v counts="$out/counts"
+		tr -d '\r' | awk -f "$parser" -v counts="$out/counts" \
+			-v flavour="$flavour" -v skips="$top/perf-tests/skips-fork"
 else
 	tail -n +1 -F --pid="$qpid" "$logs/tap.log" 2>/dev/null |
 		tr -d '\r' | grep -v '^@@GUEST-DONE$' || true
@@ -171,6 +192,23 @@ verdict() {
 		[ -z "${3:-}" ] || printf '%s\n' "$3" | sed 's/^/#   /'
 	fi
 }
+if [ -n "$data_dir" ]; then
+	if fsck_out=$(e2fsck -fn "$out/data.img" 2>&1); then
+		verdict ok "data disk: the guest left its file system clean"
+	else
+		verdict fail "data disk: the guest left its file system clean" "$fsck_out"
+	fi
+	rm -rf "$out/data-after"
+	mkdir -p "$out/data-after"
+	sums=
+	if debugfs -R "rdump / $out/data-after" "$out/data.img" > /dev/null 2>&1 &&
+	   sums=$(cd "$out/data-after" && sha256sum -c --quiet "$out/data.sha256" 2>&1); then
+		verdict ok "data disk: every file reads as it was put there"
+	else
+		verdict fail "data disk: every file reads as it was put there" "${sums:-debugfs rdump failed}"
+	fi
+	rm -rf "$out/data-after" "$out/data.img"
+fi
 if [ "$finished" = 1 ]; then
 	verdict ok "guest: ran every test and powered off (${elapsed}s)"
 else

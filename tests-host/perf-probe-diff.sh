@@ -3,17 +3,17 @@
 # our perf (OURS) against Debian's stock perf 6.1 (STOCK) for
 #   perf probe -x BIN -D FUNC         (plus FUNC%return and FUNC+OFF)
 #   perf probe -x BIN -F | --funcs=FILTER
-# Standard output and exit status must be identical.  Nothing touches
-# tracefs: -D only prints the definitions.
+# Standard output, the exit status and the first line of standard error
+# must be identical.  Nothing touches tracefs: -D only prints the
+# definitions.
 #
 # Intended differences (normalised below, with the reason):
 #  1. -F prints every name once.  Stock prints a name once per symbol, so
 #     static functions of the same name in several files repeat; the
 #     stock list is passed through `uniq` before comparing.
-#  2. A failing request fails in both, but the exit status may differ:
-#     ours returns the errno of the actual cause (e.g. ENODATA for a file
-#     without any symbol table) where stock often returns -1; statuses
-#     other than 0 are compared as "fail".
+#  2. The exit statuses in the table `intended` below: the request, the
+#     status stock exits with, ours, and why.  The first line of standard
+#     error must still be stock's.
 #
 # Usage: perf-probe-diff.sh   (env: OURS, STOCK, WORKLOADS, PAIRS_PER_LIB)
 set -eu
@@ -48,13 +48,28 @@ result() {	# result STATUS(0 ok) DESCRIPTION
 probe_out() {
 	local perf=$1 out=$2 rc=0
 	shift 2
-	"$perf" probe -q "$@" > "$out" 2> /dev/null || rc=$?
-	# Intended difference 2 (see the top of this file)
-	if [ "$rc" -ne 0 ]; then
-		echo "exit fail" >> "$out"
-	else
-		echo "exit 0" >> "$out"
-	fi
+	"$perf" probe -q "$@" > "$out" 2> "$out.err" || rc=$?
+	echo "exit $rc" >> "$out"
+	echo "stderr: $(head -n 1 "$out.err")" >> "$out"
+}
+
+# Intended difference 2: "REQUEST|STOCK STATUS|OUR STATUS|REASON"
+intended=(
+	"-F -x /bin/busybox|255|195|a file without any symbol table: ours exits with the cause, ENODATA (-61), stock with -1"
+)
+
+# allow_status DESC STOCK_OUT OUR_OUT: if DESC's statuses are an intended
+# difference, write stock's status into ours (a diagnostic says why)
+allow_status() {
+	local entry req st ou why
+	for entry in "${intended[@]}"; do
+		IFS='|' read -r req st ou why <<< "$entry"
+		[ "$req" = "$1" ] || continue
+		if grep -qx "exit $st" "$2" && grep -qx "exit $ou" "$3"; then
+			sed -i "s/^exit $ou\$/exit $st/" "$3"
+			echo "# intended: $1 exits $ou, stock $st: $why"
+		fi
+	done
 }
 
 show_diff() {
@@ -76,6 +91,7 @@ diff_def() {
 	local bin=$1 probe=$2
 	probe_out "$STOCK" "$tmp/s" -x "$bin" -D "$probe"
 	probe_out "$OURS" "$tmp/o" -x "$bin" -D "$probe"
+	allow_status "-D -x $bin $probe" "$tmp/s" "$tmp/o"
 	pairs=$((pairs + 1))
 	report "$tmp/s" "$tmp/o" "-D -x $bin $probe: $(head -n 1 "$tmp/o")" "-D -x $bin $probe"
 }
@@ -92,6 +108,7 @@ diff_funcs() {
 	[ ${#filt[@]} -gt 0 ] || filt=(-F)
 	probe_out "$STOCK" "$tmp/fs" -x "$bin" "${filt[@]}"
 	probe_out "$OURS" "$tmp/fo" -x "$bin" "${filt[@]}"
+	allow_status "$desc" "$tmp/fs" "$tmp/fo"
 	# Intended difference 1 (see the top of this file)
 	uniq "$tmp/fs" > "$tmp/fs.norm"
 	report "$tmp/fs.norm" "$tmp/fo" "$desc ($(($(wc -l < "$tmp/fo") - 1)) names)" "$desc"
@@ -203,6 +220,18 @@ build_extra() {
 	gcc -O2 -g -o "$tmp/units" "$tmp/u1.c" "$tmp/u2.c"
 	gcc -O2 -gdwarf-4 -o "$tmp/units-dw4" "$tmp/u1.c" "$tmp/u2.c"
 	gcc -O2 -g -flto -o "$tmp/units-lto" "$tmp/u1.c" "$tmp/u2.c"
+	# DWARF in a separate file, found through .gnu_debuglink: the
+	# matching one, and a stale one (another build of other code) under
+	# the name the link gives
+	mkdir -p "$tmp/sep" "$tmp/stale"
+	gcc -O1 -g -o "$tmp/sep/sep" "$src"
+	objcopy --only-keep-debug "$tmp/sep/sep" "$tmp/sep/sep.debug"
+	strip --strip-debug "$tmp/sep/sep"
+	objcopy --add-gnu-debuglink="$tmp/sep/sep.debug" "$tmp/sep/sep"
+	cp "$tmp/sep/sep" "$tmp/stale/sep"
+	sed 's/x \* 3/x * 5 + 2/; s/s += t_leaf(i)/s -= t_leaf(i) * i/' "$src" > "$tmp/t2.c"
+	gcc -O1 -g -o "$tmp/t2" "$tmp/t2.c"
+	objcopy --only-keep-debug "$tmp/t2" "$tmp/stale/sep.debug"
 }
 
 [ -x "$OURS" ] || { echo "Bail out! $OURS not built"; exit 1; }
@@ -219,14 +248,15 @@ echo "# -D: definitions"
 corpus "$libc" "$PAIRS_PER_LIB" malloc free calloc realloc memcpy strlen \
 	'malloc%return' 'free%return' 'malloc+4' 'calloc+1' 'memcpy%return' \
 	'mallo*' nosuchfunction
-corpus "$libm" 20 sin 'cos%return' 'exp+2'
+corpus "$libm" 20 sin 'cos%return' 'exp+2' pow 'pow@@GLIBC_2.29' \
+	'pow@GLIBC_2.2.5' 'exp@@GLIBC_2.29'
 corpus "$libstdcxx" 20
 corpus /usr/bin/bash "$PAIRS_PER_LIB" readline 'readline%return' \
-	'execute_command+3' main
+	'execute_command+3' main 'malloc@plt' 'free@plt%return' 
 corpus /bin/busybox 2 main
 corpus "$STOCK" 10
 corpus "$OURS" 16 cmd_probe 'cmd_probe%return' 'cmd_record+8'
-corpus "$WORKLOADS/malloc-graph" 8 main 'main%return'
+corpus "$WORKLOADS/malloc-graph" 8 main 'main%return' 'malloc@plt'
 corpus "$WORKLOADS/libmg.so" 8
 corpus "$WORKLOADS/hits" 5
 corpus "$WORKLOADS/lifecycle" 5
@@ -237,8 +267,13 @@ for b in nonpie nonpie-nodbg static static-nodbg pie-nodbg oddbias \
 done
 corpus "$tmp/static-nodbg" 12
 corpus "$tmp/cxx" 0 main '_ZN2ns4joinERKNSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEEEi'
-corpus "$tmp/cxx-dbg" 0 main join 'join%return' \
+corpus "$tmp/cxx-dbg" 0 main join 'join%return' 'ns\:\:join' 'join a' \
 	'_ZN2ns4joinERKNSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEEEi'
+corpus "$tmp/cxx" 0 'ns\:\:join' 'ns::join'
+for b in sep/sep stale/sep; do
+	corpus "$tmp/$b" 0 t_leaf 't_leaf x' 't_loop%return' 't_loop n' \
+		't_loop:3' helper "t_leaf%return \$retval"
+done
 for b in units units-dw4 units-lto; do
 	corpus "$tmp/$b" 0 t_inl t_twice t_user t_other main 't_inl%return' \
 		't_other+4' t_none
@@ -247,7 +282,7 @@ done
 echo "# -F: function lists"
 for b in "$libc" "$libm" "$libstdcxx" /usr/bin/bash /bin/busybox "$STOCK" \
 	"$WORKLOADS/malloc-graph" "$WORKLOADS/libmg.so" "$tmp/static" \
-	"$tmp/nonpie" "$tmp/oddbias" "$tmp/cxx"; do
+	"$tmp/nonpie" "$tmp/oddbias" "$tmp/cxx" "$tmp/sep/sep" "$tmp/stale/sep"; do
 	diff_funcs "$b"
 done
 diff_funcs "$libc" 'mall*'

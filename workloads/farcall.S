@@ -27,7 +27,21 @@ back64:
 	ret
 END(farcall32)
 
+/* void ldtcall(const void *far_ptr): through an m16:32 far pointer */
+FUNC(ldtcall)
+	push	%rbx
+	mov	%rsp, %rbx
+	lea	stack32_top(%rip), %rsp
+	ljmp	*(%rdi)
+END(ldtcall)
+
 	.code32
+/* reached at an LDT segment's offset: the int3 traps, then back */
+	.globl	ldt_int3
+ldt_int3:
+	int3
+	ljmp	$USER_CS, $back64
+
 far32_entry:
 	call	far32_add
 	ljmp	$USER_CS, $back64
@@ -50,7 +64,7 @@ far32_ptr:
 
 	.bss
 	.balign	16
-	.skip	4096
+	.skip	65536		/* also the stack of a 64-bit signal frame */
 stack32_top:
 
 	.section .note.GNU-stack, "", @progbits

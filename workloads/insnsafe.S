@@ -40,6 +40,16 @@
 	.endm
 
 	.text
+/*
+ * Never run (QEMU's TCG has no RTM): xbegin, which a probe must not get,
+ * as its abort address is relative to where it runs (78-insn-safety).
+ */
+	.globl	probe_xbegin
+	.type	probe_xbegin, @function
+probe_xbegin:
+	xbegin	1f
+1:	ret
+	.size	probe_xbegin, . - probe_xbegin
 
 /* ---- branches with an operand-size prefix ---- */
 

@@ -4,8 +4,11 @@
  *
  *   lifecycle call N                 call lc_name("lifecycle-call") once,
  *                                    then lc_target N times
- *   lifecycle wait FILE N            wait until FILE exists, then call N times
- *   lifecycle spin FILE              call until FILE exists; print the count
+ *   lifecycle wait FILE N            create FILE.ready.PID, wait until FILE
+ *                                    exists, then call N times
+ *   lifecycle spin FILE              call until FILE exists; print the count;
+ *                                    every 1000 calls, write the count so
+ *                                    far to FILE.count
  *   lifecycle fork K N               K children each call N times
  *   lifecycle swapexit N             children A and B hand over to each
  *                                    other through pipes on one CPU (so
@@ -28,6 +31,7 @@
 #define _GNU_SOURCE
 #include <pthread.h>
 #include <signal.h>
+#include <fcntl.h>
 #include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -61,6 +65,24 @@ static int exists(const char *path)
 	struct stat st;
 
 	return stat(path, &st) == 0;
+}
+
+/* Create PREFIX.SUFFIX (SUFFIX NULL: PREFIX.PID) and return its fd. */
+static int make_file(const char *prefix, const char *suffix)
+{
+	char path[4096];
+	int fd;
+
+	if (suffix)
+		snprintf(path, sizeof(path), "%s.%s", prefix, suffix);
+	else
+		snprintf(path, sizeof(path), "%s.%d", prefix, (int)getpid());
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	if (fd < 0) {
+		perror(path);
+		exit(1);
+	}
+	return fd;
 }
 
 static void *thread_fn(void *arg)
@@ -181,18 +203,29 @@ int main(int argc, char **argv)
 		printf("calls=%ld\n", n);
 	} else if (argc == 4 && !strcmp(argv[1], "wait")) {
 		long n = atol(argv[3]);
+		char ready[4096];
 
+		snprintf(ready, sizeof(ready), "%s.ready", argv[2]);
+		close(make_file(ready, NULL));
 		while (!exists(argv[2]))
 			usleep(10000);
 		call_n(n);
 		printf("calls=%ld\n", n);
 	} else if (argc == 3 && !strcmp(argv[1], "spin")) {
+		int count_fd = make_file(argv[2], "count");
+		char count[32];
 		long n = 0;
 
 		while (!exists(argv[2])) {
 			lc_target(n++);
-			if (n % 1000 == 0)
+			if (n % 1000 == 0) {
+				int len = snprintf(count, sizeof(count),
+						   "%ld\n", n);
+
+				if (pwrite(count_fd, count, len, 0) != len)
+					return 1;
 				usleep(1000);
+			}
 		}
 		printf("calls=%ld\n", n);
 	} else if (argc == 4 && !strcmp(argv[1], "fork")) {

@@ -1,6 +1,9 @@
 # shellcheck shell=bash
 # TAP helpers for the guest tests; source it, don't run it.
 #
+#   plan N                               the script prints N results (the
+#                                        runner fails a script that prints
+#                                        another number, or has no plan)
 #   pass DESC / fail DESC [DETAIL...]    one result
 #   check DESC CMD...                    ok when CMD succeeds (its output shown on failure)
 #   is GOT EXPECTED DESC                 ok when the two strings are equal
@@ -9,6 +12,9 @@
 #                                        stock kernel (a measured stock defect that
 #                                        our series fixes); on fork it counts fully
 #   diag TEXT...                         a "# " diagnostic line
+#   wait_for CMD...                      a handshake: until CMD succeeds (60 s)
+#   wait_count FILE N                    until FILE (a workload's progress
+#                                        count) reads N or more (60 s)
 # Every test runs in its own scratch directory; $RESULTS is kept for the host.
 export PATH=/usr/bin:/usr/sbin
 TRACING=/sys/kernel/tracing
@@ -17,6 +23,31 @@ export LIBC=/lib64/libc.so.6
 RESULTS=${RESULTS:-/results/$(basename "$0" .sh)}
 mkdir -p "$RESULTS"
 _todo=
+
+plan() {
+	echo "1..$1"
+}
+
+wait_for() {
+	local end=$((SECONDS + 60))
+	until "$@" 2> /dev/null; do
+		if [ "$SECONDS" -ge "$end" ]; then
+			diag "waited 60 s in vain for: $*"
+			return 1
+		fi
+		sleep 0.05
+	done
+}
+
+_count_reached() {
+	local got
+	got=$(cat "$1" 2> /dev/null) || return 1
+	[ "${got:-0}" -ge "$2" ]
+}
+
+wait_count() {
+	wait_for _count_reached "$1" "$2"
+}
 
 diag() {
 	local line
@@ -61,12 +92,6 @@ is() {
 skip() {
 	_todo=
 	echo "ok - $1 # SKIP $2"
-}
-
-# known_limit REASON: the next result is "# TODO REASON" on every kernel: a
-# measured defect of code we have not replaced yet (the reason says which issue).
-known_limit() {
-	_todo=$1
 }
 
 known_stock_limit() {
@@ -124,6 +149,23 @@ stat_count() {
 	shift
 	perf stat -x, -e "$event" -o "$RESULTS/stat.$$" -- "$@" > /dev/null 2>&1 || return 1
 	awk -F, -v e="$event" '$3 == e { print $1 }' "$RESULTS/stat.$$"
+}
+
+# mapped_byte PID FILE OFFSET: the byte at file OFFSET of PID's mapping of
+# FILE, read through /proc/PID/mem (two hex digits; empty when not mapped).
+mapped_byte() {
+	local pid=$1 file=$2 target=$(($3)) range off path start end
+	while read -r range _ off _ _ path; do
+		[ "$path" = "$file" ] || continue
+		start=$((16#${range%-*}))
+		end=$((16#${range#*-}))
+		off=$((16#$off))
+		if [ "$target" -ge "$off" ] && [ "$target" -lt $((off + end - start)) ]; then
+			dd if="/proc/$pid/mem" bs=1 count=1 skip=$((start + target - off)) 2> /dev/null |
+				od -An -tx1 | tr -d ' \n'
+			return 0
+		fi
+	done < "/proc/$pid/maps"
 }
 
 # Remove every probe event, whatever made it.

@@ -11,6 +11,7 @@
 # Every program must finish with its exact result, every refused deletion
 # must leave its event working, and no probe may be left behind.
 . /opt/perf-tests/lib/tap.sh
+plan 6
 trap clear_probes EXIT
 
 seconds=${STRESS_SECONDS:-600}
