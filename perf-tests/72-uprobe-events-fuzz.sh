@@ -10,20 +10,35 @@
 # string); any other line may fail with -EINVAL unlogged.
 # At the end nothing is left: uprobe_events empty, no new events/ groups.
 # Every outcome (and error_log text less its timestamp) is kept in
-# $RESULTS/outcomes.txt, for comparing kernels line by line.
+# $RESULTS/outcomes.txt and, with the workloads' offsets named, compared
+# with stock's (perf-tests/golden/72-outcomes.txt.gz, made by
+# scripts/regen-golden.sh).
 . /opt/perf-tests/lib/tap.sh
-plan 9
+plan 10
 trap clear_probes EXIT
 cd "$TRACING" || exit 1
 
 total=${FUZZ_LINES:-3000}
 max_seconds=${FUZZ_SECONDS:-400}
 bin=$WL/lifecycle
-target=$(file_offset "$bin" lc_target)
-name=$(file_offset "$bin" lc_name)
-hits_off=$(file_offset "$WL/hits" main || echo 0x1000)
-uret_off=$(file_offset "$WL/uret" main || echo 0x1000)
-lib_off=$(file_offset "$WL/libmg.so" mg_leaf || echo 0x1100)
+# Offsets as 0x%08x: the lines, so their random mutations, are the same
+# for any build of the workloads (below 4 GiB); norm_offsets names them.
+fixed() { printf '0x%08x' "$(($1))"; }
+target=$(fixed "$(file_offset "$bin" lc_target)")
+name=$(fixed "$(file_offset "$bin" lc_name)")
+hits_off=$(fixed "$(file_offset "$WL/hits" main || echo 0x1000)")
+uret_off=$(fixed "$(file_offset "$WL/uret" main || echo 0x1000)")
+lib_off=$(fixed "$(file_offset "$WL/libmg.so" lib_leaf || echo 0x1100)")
+
+# norm_offsets: each offset above, in any width, as <NAME>
+norm_offsets() {
+	local pair args=()
+	for pair in "$target lc_target" "$name lc_name" "$hits_off hits_main" \
+		"$uret_off uret_main" "$lib_off lib_leaf"; do
+		args+=(-e "s/0x0*$(printf '%x' $((${pair% *})))([^0-9a-fA-F]|\$)/<${pair#* }>\\1/g")
+	done
+	sed -E "${args[@]}"
+}
 
 seeds=(
 	"p:fz/e1 $bin:$target"
@@ -211,6 +226,14 @@ diag "$done_lines lines in $((SECONDS - start))s: $accepted accepted, $rejected 
 	"($unlogged_ok of them not uprobe lines, unlogged)"
 
 is "$done_lines" "$total" "fuzz: all $total lines written within ${max_seconds}s"
+norm_offsets < "$RESULTS/outcomes.txt" > "$RESULTS/outcomes.norm"
+golden=/opt/perf-tests/golden/72-outcomes.txt.gz
+if d=$(gzip -dc "$golden" | diff -u - "$RESULTS/outcomes.norm"); then
+	pass "fuzz: each line's outcome and error_log text are stock's (golden copy)"
+else
+	fail "fuzz: each line's outcome and error_log text are stock's (golden copy)" \
+		"$(printf '%s\n' "$d" | head -n 40)"
+fi
 if [ "$accepted" -gt 50 ] && [ "$rejected" -gt 50 ]; then
 	pass "fuzz: $accepted accepted and $rejected rejected lines (both > 50)"
 else

@@ -5,7 +5,7 @@
 # 64-bit reader (workloads/mapfile, a read-only private mapping as libelf
 # or gdb make): the instructions are still 32-bit code for ia32 tasks.
 . /opt/perf-tests/lib/tap.sh
-plan 26
+plan 37
 bin=$WL/ia32
 reader=
 
@@ -75,7 +75,35 @@ echo > "$TRACING/trace"
 is "$("$bin" fork jcc 4 250 | sort | uniq -c | awk '{ print $1, $2, $3 }')" \
 	"4 jcc calls=250" "ia32 fork: 4 children x 250 calls right while probed"
 is "$(hits_of jcc)" 1000 "ia32 fork: 1000 hits"
+
+# Signals: a SIGALRM every millisecond whose handler calls the probed
+# function too, so signals come during hits and steps, and hits nest.
+for c in push lea jcc; do
+	echo > "$TRACING/trace"
+	out=$("$bin" signal "$c" 3000 2>&1)
+	rc=$?
+	calls=$(printf '%s\n' "$out" | sed -n "s/^$c handler calls=//p")
+	is "$rc:$(printf '%s\n' "$out" | head -n 1)" "0:$c calls=3000" \
+		"ia32 $c, SIGALRM every ms: the program's results are right while probed"
+	is "$(hits_of "$c")" "$((3000 + ${calls:-0}))" \
+		"ia32 $c, SIGALRM every ms: a hit per call, the handler's ${calls:-0} too"
+done
 echo 0 > "$TRACING/events/ia32/enable"
+
+# perf record -g through a probe in an ia32 task: frame-pointer chains.
+check "perf probe -x ia32 chain_leaf" perf probe -q -x "$bin" chain_leaf
+perf record -q -e probe_ia32:chain_leaf -g -o chain.data -- "$bin" chain 100 > chain.out 2>&1
+is "$(cat chain.out)" "chain calls=100" "ia32 perf record -g: the program ran right"
+perf script -i chain.data -F ip,sym 2> /dev/null |
+	awk 'NF == 0 { if (s != "") print s; s = ""; next } { s = s (s == "" ? "" : ";") $2 }
+	     END { if (s != "") print s }' > chain.txt
+cp chain.txt "$RESULTS/" 2> /dev/null
+is "$(grep -c '^chain_leaf;\(chain_mid;\)\?main' chain.txt)" 100 \
+	"ia32 perf record -g: 100 samples chain_leaf <- ... <- main"
+# (stock, measured, has the immediate caller here too)
+is "$(grep -c '^chain_leaf;chain_mid;main' chain.txt)" 100 \
+	"ia32 perf record -g: with the immediate caller, chain_leaf <- chain_mid <- main"
+check "perf probe -d probe_ia32:chain_leaf" perf probe -q -d probe_ia32:chain_leaf
 
 # Return probes in an ia32 task return through the int3 of the trampoline.
 echo "r:ia32/ia32_push_ret $bin:$(sym_off ia32_push) ret=\$retval:s32" >> "$TRACING/uprobe_events"

@@ -44,7 +44,7 @@ host_tools="bash sh grep egrep fgrep sed gawk awk cat cp mv rm ln ls mkdir rmdir
 	nm readelf objdump addr2line strings strip objcopy as ld ld.bfd
 	gcc gcc-12 cc ping ping6 file ps pkill pgrep kill mount umount
 	stty setsid nice numfmt comm join paste fold od tac which less
-	uname hostname ip setpriv"
+	uname hostname ip setpriv gzip"
 for t in $host_tools; do
 	p=$(PATH=/usr/bin:/usr/sbin:/bin:/sbin command -v "$t" 2>/dev/null) || continue
 	case "$p" in /*) ;; *) continue ;; esac

@@ -5,14 +5,21 @@
  *
  *   ia32 CLASS N        call ia32_CLASS(k) for k = 0..N-1, check each result
  *   ia32 fork CLASS K N the same in K forked children
+ *   ia32 signal CLASS N the same while a 1 ms timer's SIGALRM handler
+ *                       calls ia32_CLASS too: prints the calls of both
+ *   ia32 chain N        main -> chain_mid -> chain_leaf, N times (frame
+ *                       pointers: for callchains through a probe on
+ *                       chain_leaf); prints "chain calls=N"
  *   ia32 --list         the classes
  *
  * Prints "CLASS calls=N" and exits 0 when every result was right; a wrong
  * result (an instruction executed as something else) prints it and exits 1.
  */
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/time.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -51,6 +58,53 @@ static int run(int c, long n)
 	return 0;
 }
 
+static volatile sig_atomic_t alarm_class, alarm_calls, alarm_bad;
+
+static void on_alarm(int sig)
+{
+	int c = alarm_class, k = alarm_calls;
+	int want = k + (k & 1 ? classes[c].add_odd : classes[c].add_even);
+
+	(void)sig;
+	if (classes[c].fn(k) != want)
+		alarm_bad = 1;
+	alarm_calls = k + 1;
+}
+
+/* run() with SIGALRM every millisecond calling the class too */
+static int run_signals(int c, long n)
+{
+	struct itimerval every_ms = { { 0, 1000 }, { 0, 1000 } }, off = { 0 };
+	struct sigaction sa;
+	int bad;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_alarm;
+	sa.sa_flags = SA_RESTART;
+	sigaction(SIGALRM, &sa, NULL);
+	alarm_class = c;
+	setvbuf(stdout, NULL, _IONBF, 0);
+	setitimer(ITIMER_REAL, &every_ms, NULL);
+	bad = run(c, n);
+	setitimer(ITIMER_REAL, &off, NULL);
+	signal(SIGALRM, SIG_IGN);
+	printf("%s handler calls=%d\n", classes[c].name, (int)alarm_calls);
+	return bad || alarm_bad;
+}
+
+static volatile int chain_sink;
+
+__attribute__((noinline)) int chain_leaf(int x)
+{
+	chain_sink += x;
+	return chain_sink;
+}
+
+__attribute__((noinline)) int chain_mid(int x)
+{
+	return chain_leaf(x) + 1;
+}
+
 static int find(const char *name)
 {
 	for (int c = 0; c < NR_CLASSES; c++)
@@ -67,6 +121,16 @@ int main(int argc, char **argv)
 			printf("%s\n", classes[c].name);
 		return 0;
 	}
+	if (argc == 3 && !strcmp(argv[1], "chain")) {
+		long n = atol(argv[2]);
+
+		for (long k = 0; k < n; k++)
+			chain_mid(k);
+		printf("chain calls=%ld\n", n);
+		return 0;
+	}
+	if (argc == 4 && !strcmp(argv[1], "signal"))
+		return run_signals(find(argv[2]), atol(argv[3]));
 	if (argc == 3)
 		return run(find(argv[1]), atol(argv[2]));
 	if (argc == 5 && !strcmp(argv[1], "fork")) {
@@ -86,6 +150,6 @@ int main(int argc, char **argv)
 			bad |= !WIFEXITED(status) || WEXITSTATUS(status);
 		return bad;
 	}
-	fprintf(stderr, "usage: ia32 CLASS N | ia32 fork CLASS K N | ia32 --list\n");
+	fprintf(stderr, "usage: ia32 CLASS N | ia32 fork CLASS K N | ia32 signal CLASS N | ia32 chain N | ia32 --list\n");
 	return 2;
 }
