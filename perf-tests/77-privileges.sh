@@ -5,10 +5,12 @@
 # own process, raw samples included (its own process's data).  The same
 # script runs on stock; the results must be stock's.
 . /opt/perf-tests/lib/tap.sh
-plan 19
+plan 23
 paranoid=$(cat /proc/sys/kernel/perf_event_paranoid)
+tracing_mode=$(stat -c '%a' "$TRACING")
 cleanup() {
 	echo "$paranoid" > /proc/sys/kernel/perf_event_paranoid
+	mount -o "remount,mode=$tracing_mode,gid=0" "$TRACING"
 	clear_probes
 }
 trap cleanup EXIT
@@ -44,3 +46,25 @@ for level in 2 1 0 -1; do
 		"paranoid $level: nobody sampling the raw data in its own process: 50"
 done
 is "$("$bin" tp "$id" 30 raw)" count=30 "root sampling the raw data: 30"
+
+# A user's own perf session through perf itself: root made the event and,
+# as an admin grants a tracing group (perf-security.rst), tracefs belongs
+# to group 1234 (mount options gid and mode), which nobody joins.
+lc=$WL/lifecycle
+check "root makes an event on lifecycle" \
+	sh -c "echo 'p:priv/lc $lc:$(file_offset "$lc" lc_target)' >> $TRACING/uprobe_events"
+mount -o remount,mode=750,gid=1234 "$TRACING"
+echo 2 > /proc/sys/kernel/perf_event_paranoid
+mkdir -p nb
+chmod 777 nb
+tracer() {
+	setpriv --reuid=65534 --regid=65534 --groups=1234 "$@"
+}
+out=$(cd nb && tracer perf stat -x, -e priv:lc -o stat.out -- "$lc" call 200 2>&1)
+is "$?:$out" "0:calls=200" "paranoid 2: nobody in the tracing group: perf stat on its own process runs it"
+# (perf names it priv:lcu: a user's event counts user mode only)
+is "$(awk -F, '$3 ~ /^priv:lcu?$/ { print $1 }' nb/stat.out)" 200 \
+	"paranoid 2: nobody in the tracing group: perf stat counts its own 200 calls"
+out=$(cd nb && tracer perf stat -a -x, -e priv:lc -- true 2>&1)
+check "paranoid 2: nobody in the tracing group: system-wide perf stat is refused ($(echo "$out" | grep -m1 -i 'access\|permission\|paranoid'))" \
+	test -n "$(echo "$out" | grep -i 'access\|permission\|paranoid')"
