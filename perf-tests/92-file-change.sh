@@ -8,8 +8,11 @@
 # - Written or truncated while running: ETXTBSY, as without probes.
 # - Written while probed but not running: the file holds exactly what was
 #   written (no breakpoint byte of ours reaches the file).
+# - Its probed instruction rewritten in place (same inode, same first byte):
+#   a new process runs the new instruction unprobed, with a warning (the
+#   probe decoded the old one); the event made anew probes the new one.
 . /opt/perf-tests/lib/tap.sh
-plan 17
+plan 27
 cleanup() {
 	touch stop
 	[ -z "${spinner:-}" ] || wait "$spinner" 2> /dev/null
@@ -86,5 +89,34 @@ cp "$WL/manyprobes" "$prog"
 is "$(sha256sum < "$prog")" "$(sha256sum < "$WL/manyprobes")" "written while probed: the file holds exactly the new bytes"
 cp "$WL/lifecycle" "$prog"
 is "$(sha256sum < "$prog")" "$(sha256sum < "$WL/lifecycle")" "and again"
+echo 0 > "$TRACING/events/fc/enable"
+check "the event deletes" sh -c "echo '-:fc/lc_target' >> $TRACING/uprobe_events"
+
+# --- the probed instruction rewritten in place ---
+cp "$WL/lifecycle" "$prog"
+check "an event on a fresh copy" add_event
+echo 1 > "$TRACING/events/fc/enable"
+is "$("$prog" sum 10)" "$("$WL/lifecycle" sum 10)" "probed: the program's sum is right"
+insn=$(od -An -tx1 -j $((off)) -N3 "$prog" | tr -d ' \n')
+check "lc_target starts with mov disp(%rip),%rax (48 8b 05: $insn)" test "$insn" = 488b05
+# mov $42,%rax: the same first byte (48), another instruction
+printf '\110\307\300\052\000\000\000' | dd of="$prog" bs=1 seek=$((off)) conv=notrunc 2> /dev/null
+cp "$prog" plain	# the same bytes in another file: nothing probes it
+want=$("$PWD/plain" sum 100)
+dmesg -c > /dev/null
+got=$("$prog" sum 100)
+# stock (measured): sum=166650 for 9150, computed with the old load
+known_stock_limit "stock installs the int3 where the first byte matches and runs the old instruction"
+is "$got" "$want" "rewritten in place under the probe: a new process computes what the file says now"
+known_stock_limit "stock has no such warning"
+warned=$(dmesg | grep -c 'the file changed since the probe was made')
+check "and the kernel says the file changed, not probing it (once per mapping: $warned)" \
+	test "$warned" -gt 0
+echo 0 > "$TRACING/events/fc/enable"
+check "the old event deletes" sh -c "echo '-:fc/lc_target' >> $TRACING/uprobe_events"
+check "an event made anew on the rewritten file" add_event
+echo 1 > "$TRACING/events/fc/enable"
+is "$("$prog" sum 100)" "$want" "the new event: the program computes what the file says"
+is "$(hits)" 100 "the new event: 100 hits"
 echo 0 > "$TRACING/events/fc/enable"
 check "the event deletes" sh -c "echo '-:fc/lc_target' >> $TRACING/uprobe_events"

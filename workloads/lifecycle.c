@@ -24,6 +24,8 @@
  *   lifecycle spawn N                posix_spawn "lifecycle call N", then
  *                                    N calls of its own: 2N calls
  *   lifecycle threads T N            T threads each call N times
+ *   lifecycle sum N                  call N times, print "sum=" the sum of
+ *                                    what lc_target returned
  *
  * Each mode prints "calls=<total>" on success: the exact number of times
  * lc_target ran in this process tree, for tests to compare with hit counts.
@@ -189,13 +191,19 @@ static int spawn(long n)
 
 static int usage(void)
 {
-	fprintf(stderr, "usage: lifecycle call N | wait FILE N | spin FILE | fork K N | swapexit N | swapexec N | exec N | vfork N | spawn N | threads T N\n");
+	fprintf(stderr, "usage: lifecycle call N | wait FILE N | spin FILE | fork K N | swapexit N | swapexec N | exec N | vfork N | spawn N | threads T N | sum N\n");
 	return 2;
 }
 
 int main(int argc, char **argv)
 {
-	if (argc == 3 && !strcmp(argv[1], "call")) {
+	if (argc == 3 && !strcmp(argv[1], "sum")) {
+		long n = atol(argv[2]), sum = 0;
+
+		for (long i = 0; i < n; i++)
+			sum += lc_target(i);
+		printf("sum=%ld\n", sum);
+	} else if (argc == 3 && !strcmp(argv[1], "call")) {
 		long n = atol(argv[2]);
 
 		lc_name("lifecycle-call");
