@@ -39,6 +39,8 @@ is "$(grep -c 'lc_target:' "$TRACING/trace")" 1000 "4 forked children x 250: 100
 # filter took the sibling's breakpoints out while it ran on.  swapexit
 # makes that happen every time: on one CPU, B wakes A and blocks (the
 # switch swaps their contexts), A exits, B calls on.
+# (stock this stop: 958 of 1000; it passes in some runs)
+known_stock_race "stock's perf filter drops a running child whose sibling's exit closed its swapped event"
 is "$(stat_count probe_lifecycle:lc_target "$bin" fork 4 250)" 1000 "4 forked children x 250: 1000 hits (perf stat)"
 is "$(stat_count probe_lifecycle:lc_target taskset -c 0 "$bin" swapexit 300)" 602 \
 	"two children swapping perf contexts on one CPU, the first exiting before the second is done: 602 hits (perf stat)"
