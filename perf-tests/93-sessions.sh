@@ -38,7 +38,9 @@ perf stat -x, -e sess:lc_target -o statC.out -- "$bin" wait goC 1000 > c.out 2>&
 sC=$!
 pB=$(child_of $sB)
 pC=$(child_of $sC)
-[ -n "$pB" ] && [ -n "$pC" ] || diag "B: $pB $(cat b.out)" "C: $pC $(cat c.out)" "$(ps -ef | grep -v ' \[')"
+if [ -z "$pB" ] || [ -z "$pC" ]; then
+	diag "B: ${pB:-no process} $(cat b.out)" "C: ${pC:-no process} $(cat c.out)"
+fi
 check "two sessions: B waits with the int3" wait_for byte_is "$pB" cc
 check "two sessions: C waits with the int3" wait_for byte_is "$pC" cc
 touch goB
