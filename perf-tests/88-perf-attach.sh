@@ -6,30 +6,15 @@
 . /opt/perf-tests/lib/tap.sh
 plan 8
 spinner=
-cleanup() {
-	touch stop
-	[ -z "$spinner" ] || wait "$spinner" 2>/dev/null
-	clear_probes
-}
-trap cleanup EXIT
+trap spin_cleanup EXIT
 
 bin=$WL/lifecycle
-rm -f stop stop.count
-"$bin" spin stop > spin.out &
-spinner=$!
-wait_count stop.count 1000
+spin_start "$bin"
 check "probe lc_target" perf probe -q -x "$bin" lc_target
 off=$(uprobe_offset probe_lifecycle/lc_target)
 
 # byte_at PID: the byte at the probed address of PID's text, in hex
-byte_at() {
-	local start map_off addr
-	read -r start map_off < <(awk -v p="$bin" '$6 == p && $2 ~ /x/ {
-		split($1, r, "-"); print r[1], $3; exit }' "/proc/$1/maps")
-	[ -n "$start" ] || return 1
-	addr=$((0x$start + off - 0x$map_off))
-	dd if="/proc/$1/mem" bs=1 skip="$addr" count=1 2> /dev/null | od -An -tx1 | tr -d ' '
-}
+byte_at() { mapped_byte "$1" "$bin" "$off"; }
 want=$(dd if="$bin" bs=1 skip=$((off)) count=1 2> /dev/null | od -An -tx1 | tr -d ' ')
 is "$(byte_at "$spinner")" "$want" "before perf: the probed byte reads as the file's ($want)"
 data=$RESULTS/attach.data

@@ -13,25 +13,12 @@
 #   probe decoded the old one); the event made anew probes the new one.
 . /opt/perf-tests/lib/tap.sh
 plan 27
-cleanup() {
-	touch stop
-	[ -z "${spinner:-}" ] || wait "$spinner" 2> /dev/null
-	clear_probes
-}
-trap cleanup EXIT
+trap spin_cleanup EXIT
 
 prog=$PWD/prog
 off=$(file_offset "$WL/lifecycle" lc_target)
 hits() { awk '$2 == "lc_target" { print $3 }' "$TRACING/uprobe_profile"; }
 add_event() { echo "p:fc/lc_target $prog:$off" >> "$TRACING/uprobe_events"; }
-
-# start_spinner: run $prog spin, with the event enabled, until it has hit
-start_spinner() {
-	rm -f stop stop.count
-	"$prog" spin stop > spin.out &
-	spinner=$!
-	wait_count stop.count 1000
-}
 
 # stop_spinner: 2000 calls more, then stop it; prints its output
 stop_spinner() {
@@ -46,7 +33,7 @@ stop_spinner() {
 cp "$WL/lifecycle" "$prog"
 check "add an event on a copy of lifecycle" add_event
 echo 1 > "$TRACING/events/fc/enable"
-start_spinner
+spin_start "$prog"
 rm "$prog"
 before=$(hits)
 out=$(stop_spinner)
@@ -61,7 +48,7 @@ check "deleted: the event deletes" sh -c "echo '-:fc/lc_target' >> $TRACING/upro
 cp "$WL/lifecycle" "$prog"
 check "add the event again" add_event
 echo 1 > "$TRACING/events/fc/enable"
-start_spinner
+spin_start "$prog"
 cp "$WL/lifecycle" "$prog.new"
 mv "$prog.new" "$prog"
 is "$("$prog" call 300)" "calls=300" "renamed over: a new process runs the new file right"
@@ -74,7 +61,7 @@ is "$(stat_count fc:lc_target "$prog" call 300)" 300 "the new file's event: 300 
 
 # --- written or truncated while running ---
 echo 1 > "$TRACING/events/fc/enable"
-start_spinner
+spin_start "$prog"
 out=$( (: > "$prog") 2>&1)
 is "$?:${out##*: }" "1:Text file busy" "writing the running, probed program: ETXTBSY"
 out=$(truncate -s 0 "$prog" 2>&1)

@@ -176,6 +176,23 @@ mapped_byte() {
 	done < "/proc/$pid/maps"
 }
 
+# spin_start BIN: "BIN spin stop" (workloads/lifecycle) in the background,
+# its pid in $spinner, once it has made 1000 calls
+spin_start() {
+	rm -f stop stop.count
+	"$1" spin stop > spin.out &
+	spinner=$!
+	wait_count stop.count 1000
+}
+
+# spin_cleanup: an EXIT trap for spin_start's users: the spinner stopped and
+# waited for, every probe removed
+spin_cleanup() {
+	touch stop
+	[ -z "${spinner:-}" ] || wait "$spinner" 2> /dev/null
+	clear_probes
+}
+
 # Remove every probe event, whatever made it.
 clear_probes() {
 	echo 0 > "$TRACING/events/enable" 2>/dev/null
