@@ -2,12 +2,15 @@
 # A probe session leaves the file and its page cache untouched: the
 # breakpoints live only in the probed processes' private copies of the text.
 # While probed, reading the file shows the original bytes at every probed
-# offset, while /proc/PID/mem of a probed process shows 0xcc there (and the
-# original bytes everywhere else); after removal it shows the original bytes.
+# offset, while the probed process runs private copies of the pages that
+# hold probes (/proc/PID/pagemap: the int3s are there, the page cache is
+# untouched), which a debugger's views (/proc/PID/mem as gdb reads it,
+# process_vm_readv as lldb does) show with the original bytes; after
+# removal the process maps the page cache pages again.
 # The sha256 of the binary is the same before, after (page cache) and after
 # dropping the caches (a fresh read from disk).
 . /opt/perf-tests/lib/tap.sh
-plan 16
+plan 19
 # go is a FIFO the waiting process sleeps on: opening it to write releases it.
 trap 'timeout 2 sh -c ": > go" 2> /dev/null; clear_probes' EXIT
 
@@ -28,6 +31,18 @@ span=$((16 * nprobes))
 
 # bytes FILE OFFSET: $span bytes of FILE from OFFSET, one hex byte a line.
 bytes() { dd if="$1" bs=1 skip="$2" count=$span 2> /dev/null | od -An -v -tx1 | tr -s ' ' '\n' | grep .; }
+# run_bytes PID ADDR: the same through process_vm_readv
+run_bytes() { "$WL/peekmem" "$1" "$2" $span | sed 's/../&\n/g' | grep .; }
+# copies PID ADDR: how many of the pages of [ADDR, ADDR + span) are PID's
+# private copies, "N of M"
+copies() {
+	local p n=0 m=0
+	for ((p = $2 / 4096; p <= ($2 + span - 1) / 4096; p++)); do
+		m=$((m + 1))
+		[ "$(private_copy "$1" $((p * 4096)))" = no ] || n=$((n + 1))
+	done
+	echo "$n of $m"
+}
 # mem_addr PID: the address at which PID maps file offset $first of the binary.
 mem_addr() {
 	awk -v f="$bin" -v o="$first" '$6 == f && $2 ~ /x/ {
@@ -56,11 +71,19 @@ addr=$(mem_addr $early)
 [ -n "$addr" ] || fail "find the text mapping of pid $early" "$(cat "/proc/$early/maps")"
 bytes "/proc/$early/mem" "$addr" > mem.bytes
 check "before probing, /proc/PID/mem shows the file's bytes" compare 0
+pages=$(copies $early "$addr")
+pages=${pages#* of }
+is "$(copies $early "$addr")" "0 of $pages" "before probing, the process maps the page cache pages"
 
 check "add $nprobes probes" sh -c "cat probes >> $TRACING/uprobe_events"
 echo 1 > "$TRACING/events/pc/enable"
+is "$(copies $early "$addr")" "$pages of $pages" "probed: the process (started before) runs private copies of the probed pages"
 bytes "/proc/$early/mem" "$addr" > mem.bytes
-check "probed: /proc/PID/mem (process started before) shows 0xcc at each of the $nprobes probes, the rest unchanged" compare 1
+known_stock_limit "stock shows debuggers the int3s of uprobes"
+check "probed: /proc/PID/mem shows a debugger the file's bytes" compare 0
+run_bytes $early "$addr" > mem.bytes
+known_stock_limit "stock shows debuggers the int3s of uprobes"
+check "probed: process_vm_readv shows the file's bytes too" compare 0
 bytes "$bin" "$first" > now.bytes
 check "probed: the file reads the original bytes at every probed offset" cmp file.bytes now.bytes
 is "$(sha256sum < "$bin")" "$sum_before" "probed: the file's sha256 is unchanged"
@@ -70,11 +93,9 @@ hits=$(awk '$2 ~ /^mp_/ && $3 == 2 { n++ } END { print n + 0 }' "$TRACING/uprobe
 is "$hits" $nprobes "probed: each probe hit twice by the run"
 
 echo 0 > "$TRACING/events/pc/enable"
-bytes "/proc/$early/mem" "$addr" > mem.bytes
-check "disabled: /proc/PID/mem shows the file's bytes again" compare 0
+is "$(copies $early "$addr")" "0 of $pages" "disabled: the process maps the page cache pages again"
 echo 1 > "$TRACING/events/pc/enable"
-bytes "/proc/$early/mem" "$addr" > mem.bytes
-check "re-enabled: 0xcc again at each probe" compare 1
+is "$(copies $early "$addr")" "$pages of $pages" "re-enabled: private copies again"
 echo 0 > "$TRACING/events/pc/enable"
 check "remove the probes" sh -c "echo > $TRACING/uprobe_events"
 bytes "/proc/$early/mem" "$addr" > mem.bytes

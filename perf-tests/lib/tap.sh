@@ -159,9 +159,9 @@ stat_count() {
 	awk -F, -v e="$event" '$3 == e { print $1 }' "$RESULTS/stat.$$"
 }
 
-# mapped_byte PID FILE OFFSET: the byte at file OFFSET of PID's mapping of
-# FILE, read through /proc/PID/mem (two hex digits; empty when not mapped).
-mapped_byte() {
+# mapped_addr PID FILE OFFSET: the address (decimal) at which PID maps file
+# OFFSET of FILE; empty when not mapped.
+mapped_addr() {
 	local pid=$1 file=$2 target=$(($3)) range off path start end
 	while read -r range _ off _ _ path; do
 		[ "$path" = "$file" ] || continue
@@ -169,11 +169,41 @@ mapped_byte() {
 		end=$((16#${range#*-}))
 		off=$((16#$off))
 		if [ "$target" -ge "$off" ] && [ "$target" -lt $((off + end - start)) ]; then
-			dd if="/proc/$pid/mem" bs=1 count=1 skip=$((start + target - off)) 2> /dev/null |
-				od -An -tx1 | tr -d ' \n'
+			echo $((start + target - off))
 			return 0
 		fi
 	done < "/proc/$pid/maps"
+}
+
+# private_copy PID ADDR: "yes" if PID's page at ADDR (decimal) is its own
+# anonymous copy of the file page, from /proc/PID/pagemap (bit 63 present,
+# bit 61 file page or shared); "no" otherwise.
+private_copy() {
+	local entry
+	entry=$(dd if="/proc/$1/pagemap" bs=8 skip=$(($2 / 4096)) count=1 2> /dev/null |
+		od -An -tx8 | tr -d ' \n')
+	if [ -n "$entry" ] && (( (16#$entry >> 63) & 1 )) && ! (( (16#$entry >> 61) & 1 )); then
+		echo yes
+	else
+		echo no
+	fi
+}
+
+# mapped_byte PID FILE OFFSET: the byte at file OFFSET of PID's mapping of
+# FILE as the CPU runs it, as far as a test sees it without a debugger's
+# view: ptrace, /proc/PID/mem and process_vm_readv show the program's byte,
+# so "cc" when the page is PID's private copy (in these tests only a
+# uprobe's int3 makes one, and the last int3 of a page going drops it),
+# else the file's byte; empty when not mapped.
+mapped_byte() {
+	local addr
+	addr=$(mapped_addr "$@")
+	[ -n "$addr" ] || return 0
+	if [ "$(private_copy "$1" "$addr")" = yes ]; then
+		echo cc
+	else
+		od -An -tx1 -j $(($3)) -N1 "$2" | tr -d ' \n'
+	fi
 }
 
 # spin_start BIN: "BIN spin stop" (workloads/lifecycle) in the background,
