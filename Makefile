@@ -6,6 +6,8 @@
 #   make check-both      make check on fork, then on stock (each stock TODO must fail)
 #   make golden          remake 72's and 73's golden copies on stock
 #   make bench           fork vs stock, one run (BENCH_CLOCK=icount|wall)
+#   make bench-scale     probes at scale (N libc probes, M processes):
+#                        enable, disable, exec and memory, fork vs stock
 #   make bench-perf      perf probe -F/-D speed, ours vs Debian's perf (host)
 #   make bench-profile   where a hit's guest kernel instructions go, by
 #                        function and `hits` class (KERNEL=fork|stock)
@@ -71,7 +73,7 @@ export CCACHE_DIR ?= $(HOME)/.ccache
 export CCACHE_MAXSIZE ?= 5G
 
 .PHONY: all deps prepare kernel perf workloads clients guest demo check \
-	bench bench-perf bench-profile check-both check-host checkpatch golden perftest shell stress clean \
+	bench bench-scale bench-perf bench-profile check-both check-host checkpatch golden perftest shell stress clean \
 	export-patches lint FORCE
 
 all: guest
@@ -197,6 +199,26 @@ bench: prepare workloads
 	done; done
 	@BENCH_CLOCK=$(BENCH_CLOCK) $(TOP)/qemu/bench-report.sh \
 		$(BUILD)/bench-stock-*/bench -- $(BUILD)/bench-fork-*/bench
+
+# Probes at scale, fork and stock in one run, timed by guest instructions
+# (-icount) like make bench: perf-tests/bench-scale.sh.  SCALE_PROBES,
+# SCALE_PROCS and SCALE_EXECS narrow or widen the matrix.
+SCALE_PROBES ?= 100 1000 3000
+SCALE_PROCS ?= 1 50 200
+SCALE_EXECS ?= 20
+bench-scale: prepare workloads
+	@$(MAKE) -s KERNEL=stock kernel guest
+	@$(MAKE) -s KERNEL=fork kernel guest
+	@rm -rf $(BUILD)/bench-scale-stock $(BUILD)/bench-scale-fork
+	@for k in stock fork; do \
+		$(RUN) --icount 1 --kernel $(call BZIMAGE,$$k) \
+			--initrd $(call GUEST_IMG,$$k) --flavour $$k --mode bench-scale \
+			--set "SCALE_PROBES=$(SCALE_PROBES)" --set "SCALE_PROCS=$(SCALE_PROCS)" \
+			--set SCALE_EXECS=$(SCALE_EXECS) \
+			--out $(BUILD)/bench-scale-$$k || exit 1; \
+	done
+	@$(TOP)/qemu/bench-scale-report.sh $(BUILD)/bench-scale-stock/bench-scale/results.txt \
+		$(BUILD)/bench-scale-fork/bench-scale/results.txt | tee $(BUILD)/bench-scale-report.txt
 
 # Guest kernel instructions per probed call, by function: QEMU's TCG
 # plugin qemu/insn-profile.c counts instructions per translation block and

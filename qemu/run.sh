@@ -3,7 +3,7 @@
 #
 #   run.sh [options]
 #     --kernel BZIMAGE --initrd BASE.cpio   what to boot (required)
-#     --mode check|demo|bench|profile|perftest|shell
+#     --mode check|demo|bench|bench-scale|profile|perftest|shell
 #     --out DIR          results land in DIR (guest /results), logs in DIR/logs
 #     --tests GLOB       check: test names (file names less .sh) to run
 #     --extra DIR        check: more test scripts, run exactly like ours
@@ -20,6 +20,8 @@
 #     --clients IMG      the ext4 image of qemu/mkclients.sh (bpftrace,
 #                        bpftool, gdb), attached read-only (virtio serial
 #                        "puclients"; the results disk is "puresults")
+#     --set NAME=VALUE   export NAME=VALUE to the guest's mode script
+#                        (repeatable), e.g. SCALE_PROBES='100 1000'
 #     --data DIR         a fresh ext4 disk of DIR's files (virtio serial
 #                        "pudata"), read-write; check mode then fails unless
 #                        the guest left the file system clean and every file
@@ -32,7 +34,7 @@ set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 kernel='' initrd='' mode=check out='' tests='*' extra='' flavour=fork kconfig=normal
 timeout_s=2400 accel=tcg tcg_threads=single mem=3G icount=0 stress_s=''
-plugin=() clients=() data_dir=""
+plugin=() clients=() data_dir="" guest_env=()
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--kernel) kernel=$2 ;;
@@ -52,6 +54,11 @@ while [ $# -gt 0 ]; do
 	--clients) clients=(-drive "file=$2,format=raw,if=none,id=clients,readonly=on"
 			    -device "virtio-blk-pci,drive=clients,serial=puclients") ;;
 	--data) data_dir=$2 ;;
+	--set)
+		case $2 in
+		[A-Za-z_]*=*) guest_env+=("$2") ;;
+		*) echo "run.sh: --set wants NAME=VALUE, not $2" >&2; exit 2 ;;
+		esac ;;
 	*) echo "run.sh: unknown option $1" >&2; exit 2 ;;
 	esac
 	shift 2
@@ -84,6 +91,9 @@ mkdir -p "$run/etc" "$run/opt/perf-tests" "$run/opt/extra-tests"
 		printf 'STRESS_SECONDS=%q\n' "$stress_s"
 		printf 'PU_TEST_TIMEOUT=%q\n' "$((stress_s + 600))"
 	fi
+	for kv in "${guest_env[@]}"; do
+		printf 'export %s=%q\n' "${kv%%=*}" "${kv#*=}"
+	done
 } > "$run/etc/pu-run.conf"
 cp -a "$top/perf-tests/." "$run/opt/perf-tests/"
 [ -z "$extra" ] || cp -a "$extra/." "$run/opt/extra-tests/"

@@ -3,6 +3,7 @@
  * 1000 tiny functions mp_0 .. mp_999, 16 bytes apart (256 to a page):
  * mp_N(x) = x + N + 1.  The first instruction, a lea, is one x86 uprobes
  * single-step out of line.  mp_table holds their addresses in order.
+ * mp_xbegin, after them, is a probe uprobes refuse.
  */
 	.altmacro
 
@@ -26,6 +27,15 @@ mp_\n:
 	mp_func %i
 	.set i, i+1
 	.endr
+
+	/* never called: uprobes refuse a probe on xbegin */
+	.globl mp_xbegin
+	.type mp_xbegin, @function
+	.p2align 4
+mp_xbegin:
+	xbegin 1f
+1:	ret
+	.size mp_xbegin, .-mp_xbegin
 
 	.section .data.rel.ro, "aw"
 	.p2align 3

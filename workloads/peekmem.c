@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * peekmem PID ADDR LEN: LEN bytes of PID's memory at ADDR, in hex, read
- * with process_vm_readv(): the bytes as the CPU runs them, int3s of
- * uprobes included, which ptrace and /proc/PID/mem show debuggers without.
+ * with process_vm_readv(), as lldb reads code: on the fork, the program's
+ * bytes (uprobes' int3s hidden, as ptrace and /proc/PID/mem show them);
+ * on stock, the int3s too.
  */
 #define _GNU_SOURCE
 #include <errno.h>
