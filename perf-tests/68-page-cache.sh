@@ -1,8 +1,10 @@
 #!/bin/bash
 # A probe session leaves the file and its page cache untouched: the
-# breakpoints live only in the probed processes' private copies of the text.
+# breakpoints live only in copies of the text pages, the process's own
+# (anonymous) or one shared by every process of an unfiltered probe (a
+# file page that is not the page cache's; text_kind in lib/tap.sh).
 # While probed, reading the file shows the original bytes at every probed
-# offset, while the probed process runs private copies of the pages that
+# offset, while the probed process runs such copies of the pages that
 # hold probes (/proc/PID/pagemap: the int3s are there, the page cache is
 # untouched), which a debugger's views (/proc/PID/mem as gdb reads it,
 # process_vm_readv as lldb does) show with the original bytes; after
@@ -33,13 +35,16 @@ span=$((16 * nprobes))
 bytes() { dd if="$1" bs=1 skip="$2" count=$span 2> /dev/null | od -An -v -tx1 | tr -s ' ' '\n' | grep .; }
 # run_bytes PID ADDR: the same through process_vm_readv
 run_bytes() { "$WL/peekmem" "$1" "$2" $span | sed 's/../&\n/g' | grep .; }
-# copies PID ADDR: how many of the pages of [ADDR, ADDR + span) are PID's
-# private copies, "N of M"
+# copies PID ADDR: how many of the pages of [ADDR, ADDR + span) are copies
+# that hold the int3s (text_kind anon, PID's own, or shared), "N of M";
+# the others are the page cache pages or not mapped.
 copies() {
 	local p n=0 m=0
 	for ((p = $2 / 4096; p <= ($2 + span - 1) / 4096; p++)); do
 		m=$((m + 1))
-		[ "$(private_copy "$1" $((p * 4096)))" = no ] || n=$((n + 1))
+		case $(text_kind "$1" $((p * 4096)) "$bin" $((first + p * 4096 - $2))) in
+		anon | shared) n=$((n + 1)) ;;
+		esac
 	done
 	echo "$n of $m"
 }
@@ -77,7 +82,7 @@ is "$(copies $early "$addr")" "0 of $pages" "before probing, the process maps th
 
 check "add $nprobes probes" sh -c "cat probes >> $TRACING/uprobe_events"
 echo 1 > "$TRACING/events/pc/enable"
-is "$(copies $early "$addr")" "$pages of $pages" "probed: the process (started before) runs private copies of the probed pages"
+is "$(copies $early "$addr")" "$pages of $pages" "probed: the process (started before) runs copies of the probed pages (own or shared)"
 bytes "/proc/$early/mem" "$addr" > mem.bytes
 known_stock_limit "stock shows debuggers the int3s of uprobes"
 check "probed: /proc/PID/mem shows a debugger the file's bytes" compare 0
@@ -95,7 +100,7 @@ is "$hits" $nprobes "probed: each probe hit twice by the run"
 echo 0 > "$TRACING/events/pc/enable"
 is "$(copies $early "$addr")" "0 of $pages" "disabled: the process maps the page cache pages again"
 echo 1 > "$TRACING/events/pc/enable"
-is "$(copies $early "$addr")" "$pages of $pages" "re-enabled: private copies again"
+is "$(copies $early "$addr")" "$pages of $pages" "re-enabled: copies with the int3s again"
 echo 0 > "$TRACING/events/pc/enable"
 check "remove the probes" sh -c "echo > $TRACING/uprobe_events"
 bytes "/proc/$early/mem" "$addr" > mem.bytes

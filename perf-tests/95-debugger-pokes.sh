@@ -1,12 +1,14 @@
 #!/bin/bash
 # What a debugger writes through /proc/PID/mem at a probed address, byte by
-# byte, without a debugger.  The process waits on a private copy of the
-# probed page, while /proc/PID/mem and process_vm_readv show the program's
-# byte; an int3 written there is the writer's and reads back as written;
-# the program's byte written back takes it out and keeps the probe's int3,
-# and the probe counts every call.  Another instruction written over the
-# probe's int3 is what runs and reads back, and the probed instruction
-# written back brings the probe's int3 back: the probe counts every call.
+# byte, without a debugger.  The process waits on a copy of the probed page
+# that holds the int3 (its own, or the one every process shares for an
+# unfiltered probe), while /proc/PID/mem and process_vm_readv show the
+# program's byte; an int3 written there is the writer's and reads back as
+# written; the program's byte written back takes it out and keeps the
+# probe's int3, and the probe counts every call.  Another instruction
+# written over the probe's int3 is what runs and reads back, and the probed
+# instruction written back brings the probe's int3 back: the probe counts
+# every call.
 . /opt/perf-tests/lib/tap.sh
 plan 8
 cleanup() { touch go; wait 2> /dev/null; clear_probes; }
@@ -30,7 +32,9 @@ views() {
 # poke HEX: write that byte at addr through /proc/PID/mem
 poke() { printf '%b' "\\x$1" | dd of="/proc/$pid/mem" bs=1 seek="$addr" conv=notrunc status=none; }
 
-is "$(private_copy $pid "$addr")" yes "the process waits on its private copy of the probed page"
+kind=$(text_kind $pid "$addr" "$bin" "$target")
+case $kind in anon | shared) kind=copy ;; esac
+is "$kind" copy "the process waits on a copy of the probed page (its own or the shared one)"
 known_stock_limit "stock shows debuggers the int3s of uprobes"
 is "$(views)" "$orig $orig" "/proc/PID/mem and process_vm_readv show the program's byte there"
 poke cc

@@ -5,9 +5,9 @@
 # (a) 1000 probes on mp_0 .. mp_999 of manyprobes, plus mp_xbegin, which is
 #     refused: the group's enable reports it and enables the 1000 others;
 #     20 processes that mapped the program before see every probe exactly
-#     as often as they call it; a process that waits meanwhile has its own
-#     copy of the probed pages while they are on, and shares the page cache
-#     again once they are off;
+#     as often as they call it; a process that waits meanwhile maps copies
+#     of the probed pages that hold the int3s (its own or the shared ones)
+#     while they are on, and shares the page cache again once they are off;
 # (b) the group enabled and disabled 20 times while programs start and
 #     exit under it: every one runs exactly as unprobed, and afterwards the
 #     probes count exactly again.
@@ -35,10 +35,25 @@ for i in $(seq $nprocs); do
 done
 "$bin" wait idle 1 > idle.out 2>&1 &
 idler=$!
-wait_for test "$(find . -maxdepth 1 -name 'go.ready.*' | wc -l)" -ge $nprocs
+wait_files 'go.ready.*' $nprocs
 wait_for test -e "idle.ready.$idler"
-mp0=$(mapped_addr "$idler" "$bin" "$(file_offset "$bin" mp_0)")
-mp999=$(mapped_addr "$idler" "$bin" "$(file_offset "$bin" mp_999)")
+off0=$(file_offset "$bin" mp_0)
+off999=$(file_offset "$bin" mp_999)
+mp0=$(mapped_addr "$idler" "$bin" "$off0")
+mp999=$(mapped_addr "$idler" "$bin" "$off999")
+# kinds: what the idler maps at mp_0 and mp_999 (text_kind), with anon and
+# shared (a copy that holds the int3s) as "copy", file and none as "cache"
+kinds() {
+	local k out=
+	for k in "$(text_kind "$idler" "$mp0" "$bin" "$off0")" "$(text_kind "$idler" "$mp999" "$bin" "$off999")"; do
+		case $k in
+		anon | shared) k=copy ;;
+		file | none) k=cache ;;
+		esac
+		out="$out${out:+ }$k"
+	done
+	echo "$out"
+}
 
 known_stock_limit "stock accepts a probe on xbegin (see 78-insn-safety)"
 if echo 1 > "$TRACING/events/mpb/enable" 2> enable.err; then
@@ -49,8 +64,8 @@ fi
 on=$(grep -l 1 "$TRACING"/events/mpb/mp_*/enable | wc -l)
 known_stock_limit "stock accepts a probe on xbegin (see 78-insn-safety)"
 is "$on" 1000 "the 1000 others are enabled"
-is "$(private_copy "$idler" "$mp0") $(private_copy "$idler" "$mp999")" "yes yes" \
-	"a waiting process has its own copies of the first and last probed page"
+is "$(kinds)" "copy copy" \
+	"a waiting process maps copies of the first and last probed page (own or shared)"
 
 exec 3> go	# releases every waiter
 exec 3>&-
@@ -69,7 +84,7 @@ bad=$(awk -v w=$want '$2 ~ /^mp_[0-9]+$/ && $3 != w { print $2 "=" $3 }' "$TRACI
 [ -z "$bad" ] || diag "miscounted: $bad"
 
 check "disable the group in one write" sh -c "echo 0 > $TRACING/events/mpb/enable"
-is "$(private_copy "$idler" "$mp0") $(private_copy "$idler" "$mp999")" "no no" \
+is "$(kinds)" "cache cache" \
 	"the waiting process shares the page cache again"
 exec 3> idle
 exec 3>&-

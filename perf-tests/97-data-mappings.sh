@@ -27,20 +27,23 @@ addr=$(mapped_addr "$reader" "$bin" "$off")
 # ask CMD, wait for the N-th line of its answers, print that line
 ask() {
 	echo "$1" >&3
-	wait_for test "$(wc -l < map.out)" -ge "$2"
+	wait_lines map.out "$2"
 	sed -n "$2p" map.out
 }
 
 known_stock_limit "stock puts int3s into read-only mappings of a probed file"
 is "$(ask "b $off" 2)" "$file_byte" "the read-only mapping reads the file's byte at the probe ($file_byte)"
 known_stock_limit "stock puts int3s into read-only mappings of a probed file"
-is "$(private_copy "$reader" "$addr")" no "... and shares the page cache page"
+is "$(text_kind "$reader" "$addr" "$bin" "$off")" file "... and maps the page cache page itself"
 is "$("$bin" run 1 | sed 's/ sum=.*//')" "rounds=1 calls=1000 bad=0" "a run of the program meanwhile is right"
 is "$(awk '$2 == "mp_5" { print $3 }' "$TRACING/uprobe_profile")" 1 "... and hits the probe once"
 
 is "$(ask x 3)" exec "the reader makes its mapping executable"
-is "$(ask "b $off" 4) $(private_copy "$reader" "$addr")" "cc yes" \
-	"then the mapping holds the probe's int3, in its own copy of the page"
+byte=$(ask "b $off" 4)
+kind=$(text_kind "$reader" "$addr" "$bin" "$off")
+case $kind in anon | shared) kind=copy ;; esac
+is "$byte $kind" "cc copy" \
+	"then the mapping holds the probe's int3, in a copy of the page (its own or the shared one)"
 echo 0 > "$TRACING/events/ro/enable"
-is "$(ask "b $off" 5) $(private_copy "$reader" "$addr")" "$file_byte no" \
+is "$(ask "b $off" 5) $(text_kind "$reader" "$addr" "$bin" "$off")" "$file_byte file" \
 	"disabled: the file's byte again, and the page cache page"

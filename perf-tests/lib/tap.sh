@@ -18,6 +18,10 @@
 #   wait_for CMD...                      a handshake: until CMD succeeds (60 s)
 #   wait_count FILE N                    until FILE (a workload's progress
 #                                        count) reads N or more (60 s)
+#   wait_lines FILE N                    until FILE has N lines or more (60 s)
+#   wait_files GLOB N                    until N files match GLOB (60 s)
+#   text_kind PID ADDR [FILE OFFSET]     what PID's text page at ADDR is:
+#                                        anon, shared, file or none (below)
 # Every test runs in its own scratch directory; $RESULTS is kept for the host.
 export PATH=/usr/bin:/usr/sbin
 TRACING=/sys/kernel/tracing
@@ -50,6 +54,24 @@ _count_reached() {
 
 wait_count() {
 	wait_for _count_reached "$1" "$2"
+}
+
+# (wait_for runs its command again each time: a "$(...)" in its arguments
+# would be computed once, before the first try)
+_lines_reached() {
+	[ "$(wc -l < "$1")" -ge "$2" ]
+}
+
+wait_lines() {
+	wait_for _lines_reached "$1" "$2"
+}
+
+_files_reached() {
+	[ "$(compgen -G "$1" | wc -l)" -ge "$2" ]
+}
+
+wait_files() {
+	wait_for _files_reached "$1" "$2"
 }
 
 diag() {
@@ -175,13 +197,88 @@ mapped_addr() {
 	done < "/proc/$pid/maps"
 }
 
+# pagemap_entry PID ADDR: PID's /proc/PID/pagemap entry for the page at
+# ADDR (decimal), 16 hex digits; empty when it cannot be read.  Bit 63:
+# present; 61: a file page (or shared anonymous); 0-54: the PFN (root only).
+pagemap_entry() {
+	dd if="/proc/$1/pagemap" bs=8 skip=$(($2 / 4096)) count=1 2> /dev/null |
+		od -An -tx8 | tr -d ' \n'
+}
+
+# page_pfn PID ADDR: the PFN (decimal) of the page PID maps at ADDR;
+# empty when the page is not present.
+page_pfn() {
+	local entry
+	entry=$(pagemap_entry "$1" "$2")
+	[ -n "$entry" ] && (( (16#$entry >> 63) & 1 )) || return 0
+	echo $(( 16#$entry & ((1 << 55) - 1) ))
+}
+
+# text_kind PID ADDR [FILE OFFSET]: what PID maps at ADDR (decimal), from
+# /proc/PID/pagemap, for text that file OFFSET of FILE backs:
+#   anon     present, not a file page: PID's own copy (a filtered probe's
+#            or a debugger's write made it)
+#   shared   present file page that is not the page cache page of FILE
+#            OFFSET (workloads/pfnof): the shared breakpointed copy
+#   file     present, the page cache page itself
+#   none     not present, even after a read of PID's byte there through
+#            /proc/PID/mem, which faults it in as PID running it would
+#            (enabling or disabling probes may unmap the page: the next
+#            fault maps the shared copy or the page cache page)
+# Without FILE OFFSET they come from the mapping of ADDR in /proc/PID/maps
+# (its path and file offset); "unknown" for a present file page that no
+# file mapping of /proc/PID/maps backs.
+text_kind() {
+	local pid=$1 addr=$2 file=${3:-} offset=${4:-} entry range off path start end cache
+	entry=$(pagemap_entry "$pid" "$addr")
+	if [ -n "$entry" ] && ! (( (16#$entry >> 63) & 1 )); then
+		# not mapped now: fault it in as PID would when it runs it (a
+		# read through /proc/PID/mem faults in PID's mm), then look
+		dd if="/proc/$pid/mem" bs=1 skip="$addr" count=1 of=/dev/null 2> /dev/null
+		entry=$(pagemap_entry "$pid" "$addr")
+	fi
+	if [ -z "$entry" ] || ! (( (16#$entry >> 63) & 1 )); then
+		echo none
+		return 0
+	fi
+	if ! (( (16#$entry >> 61) & 1 )); then
+		echo anon
+		return 0
+	fi
+	if [ -z "$file" ]; then
+		while read -r range _ off _ _ path; do
+			start=$((16#${range%-*}))
+			end=$((16#${range#*-}))
+			if [ "$addr" -ge "$start" ] && [ "$addr" -lt "$end" ]; then
+				[ "${path:0:1}" = / ] || break
+				file=$path
+				offset=$((16#$off + addr - start))
+				break
+			fi
+		done < "/proc/$pid/maps"
+		if [ -z "$file" ]; then
+			echo unknown
+			return 0
+		fi
+	fi
+	cache=$("$WL/pfnof" "$file" "$offset" 2> /dev/null) || {
+		echo unknown
+		return 0
+	}
+	if [ "$(( 16#$entry & ((1 << 55) - 1) ))" = "$cache" ]; then
+		echo file
+	else
+		echo shared
+	fi
+}
+
 # private_copy PID ADDR: "yes" if PID's page at ADDR (decimal) is its own
-# anonymous copy of the file page, from /proc/PID/pagemap (bit 63 present,
-# bit 61 file page or shared); "no" otherwise.
+# anonymous copy of the file page (text_kind anon), "no" otherwise.  For
+# "our int3s are in what PID runs", which a shared copy satisfies too, ask
+# text_kind for anon or shared.
 private_copy() {
 	local entry
-	entry=$(dd if="/proc/$1/pagemap" bs=8 skip=$(($2 / 4096)) count=1 2> /dev/null |
-		od -An -tx8 | tr -d ' \n')
+	entry=$(pagemap_entry "$1" "$2")
 	if [ -n "$entry" ] && (( (16#$entry >> 63) & 1 )) && ! (( (16#$entry >> 61) & 1 )); then
 		echo yes
 	else
@@ -192,18 +289,19 @@ private_copy() {
 # mapped_byte PID FILE OFFSET: the byte at file OFFSET of PID's mapping of
 # FILE as the CPU runs it, as far as a test sees it without a debugger's
 # view: ptrace, /proc/PID/mem and process_vm_readv show the program's byte,
-# so "cc" when the page is PID's private copy (in these tests only a
-# uprobe's int3 makes one, and the last int3 of a page going drops it),
-# else the file's byte; empty when not mapped.
+# so "cc" when the page is PID's own copy or the shared breakpointed copy
+# (text_kind anon or shared: in these tests only uprobes' int3s make those,
+# and the last int3 of a page going drops them), else the file's byte;
+# empty when not mapped.  A shared copy reads "cc" at any offset of the
+# page: tests ask it only at the probed offset.
 mapped_byte() {
 	local addr
 	addr=$(mapped_addr "$@")
 	[ -n "$addr" ] || return 0
-	if [ "$(private_copy "$1" "$addr")" = yes ]; then
-		echo cc
-	else
-		od -An -tx1 -j $(($3)) -N1 "$2" | tr -d ' \n'
-	fi
+	case $(text_kind "$1" "$addr" "$2" "$3") in
+	anon | shared) echo cc ;;
+	*) od -An -tx1 -j $(($3)) -N1 "$2" | tr -d ' \n' ;;
+	esac
 }
 
 # spin_start BIN: "BIN spin stop" (workloads/lifecycle) in the background,
