@@ -24,11 +24,13 @@
 #   (f) MADV_DONTNEED of the probed text: the shared pages come back at the
 #       next fault, so the probes keep hitting (stock and per-process copies
 #       lose the int3s: the copy is zapped and the page cache page refaults);
+#   (h) the file touched (mtime): the copy is made again, and every probe
+#       keeps hitting;
 #   (c) disabled, then deleted: every process maps the page cache again, no
 #       hit counts, and the shadow pages (Unevictable in /proc/meminfo while
 #       they exist) are freed.
 . /opt/perf-tests/lib/tap.sh
-plan 30
+plan 34
 recorder=
 release() {
 	# open and close the hold FIFO until no holder is left (a holder that
@@ -253,6 +255,25 @@ is "$dontneed / $answer / $(gained hits.f $rounds)" "dontneed / $ref / 200" \
 	"MADV_DONTNEED of the probed text: the run is right and still counts exactly"
 known_stock_limit "stock loses the int3s of a probed page that MADV_DONTNEED zaps"
 is "$(on_common $early)" "$npages shared, $npages common" "... on the same shared pages, faulted in again"
+
+# (h) the file's mtime changes (touch; a write in place would too): the
+# shared copy may be stale then, so faults map the page cache until a
+# kworker has made the copy again from the file (the first fault that sees
+# it queues that); then every probe hits again, in the running process and
+# in one exec'd now.  Before that fix, the other probes stayed out for good.
+all_shared_again() { [ "$(kinds $early)" = "$(all shared)" ]; }
+check "touch the probed file" touch "$bin"
+ask d
+known_stock_limit "stock loses the int3s of a probed page that MADV_DONTNEED zaps"
+check "touched: the running process maps shared copies again, made anew" wait_for all_shared_again
+snap hits.h
+ask "r $rounds"
+known_stock_limit "stock loses the int3s of a probed page that MADV_DONTNEED zaps"
+is "$answer / $(gained hits.h $rounds)" "$ref / 200" \
+	"touched: the running process's run is right and counts exactly"
+snap hits.h2
+is "$("$bin" run $rounds) / $(gained hits.h2 $rounds)" "$ref / 200" \
+	"touched: a process exec'd now counts exactly"
 
 # (c) disabled, then deleted
 # file_or_none: how many probed pages of the holders map the page cache or nothing
