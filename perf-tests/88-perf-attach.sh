@@ -4,7 +4,7 @@
 # process's text afterwards (the byte at the probed address reads as the
 # file's), and the process finishes normally.
 . /opt/perf-tests/lib/tap.sh
-plan 8
+plan 9
 spinner=
 trap spin_cleanup EXIT
 
@@ -18,10 +18,21 @@ byte_at() { mapped_byte "$1" "$bin" "$off"; }
 want=$(dd if="$bin" bs=1 skip=$((off)) count=1 2> /dev/null | od -An -tx1 | tr -d ' ')
 is "$(byte_at "$spinner")" "$want" "before perf: the probed byte reads as the file's ($want)"
 data=$RESULTS/attach.data
-# perf record runs until SIGINT (as Ctrl-C ends it); it is attached once
-# the int3 is in the process's page (a slow kernel may take seconds)
-perf record -q -e probe_lifecycle:lc_target -p "$spinner" -o "$data" &
+# perf record runs until SIGINT (as Ctrl-C ends it).  Its event counts only
+# once perf has enabled it, which may come long after the int3 is in (perf
+# first writes its header and the process's maps: seconds on a loaded
+# host), so it starts disabled (-D -1) and the "ack" to "enable" on its
+# control FIFO says it counts.
+rm -f ctl ack
+mkfifo ctl ack
+perf record -q -D -1 --control fifo:ctl,ack -e probe_lifecycle:lc_target \
+	-p "$spinner" -o "$data" > perf.out 2>&1 &
 recorder=$!
+if timeout 60 sh -c 'echo enable > ctl' && [ "$(timeout 60 head -n 1 ack)" = ack ]; then
+	pass "perf record -p PID has its event enabled"
+else
+	fail "perf record -p PID has its event enabled" "$(cat perf.out)"
+fi
 seen=48
 for _ in $(seq 300); do
 	seen=$(byte_at "$spinner")
