@@ -27,6 +27,8 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "selfmap.h"
+
 typedef long (*target_fn)(long);
 
 static void phase(int p, target_fn f, long k)
@@ -42,29 +44,6 @@ static void phase(int p, target_fn f, long k)
 	}
 	printf("phase%d calls=%ld bad=%ld sum=%ld\n", p, k, bad, sum);
 	fflush(stdout);
-}
-
-/* The mapping of /proc/self/maps containing ADDR: start, end, file offset. */
-static int find_map(uintptr_t addr, uintptr_t *start, uintptr_t *end, off_t *off)
-{
-	FILE *f = fopen("/proc/self/maps", "r");
-	char line[512];
-	int found = 0;
-
-	if (!f)
-		return 0;
-	while (!found && fgets(line, sizeof(line), f)) {
-		unsigned long s, e, o;
-
-		if (sscanf(line, "%lx-%lx %*s %lx", &s, &e, &o) == 3 && addr >= s && addr < e) {
-			*start = s;
-			*end = e;
-			*off = (off_t)o;
-			found = 1;
-		}
-	}
-	fclose(f);
-	return found;
 }
 
 int main(int argc, char **argv)

@@ -35,78 +35,28 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#define NFUNCS 1000
-#define PAGE 4096UL
+#include "mp-rounds.h"
+#include "selfmap.h"
 
-extern long (*const mp_table[NFUNCS])(long);
+#define PAGE 4096UL
 
 static long bad_total;
 
-/* R rounds of mp_0 .. mp_999, reported as manyprobes does. */
+/* R rounds, reported as manyprobes does; wrong results count in bad_total. */
 static void run_rounds(long rounds, const char *prefix)
 {
-	unsigned long sum = 0;
-	long bad = 0;
-
-	for (long r = 0; r < rounds; r++) {
-		for (long n = 0; n < NFUNCS; n++) {
-			long x = r * 1000003 + n * 7, got = mp_table[n](x);
-
-			if (got != x + n + 1)
-				bad++;
-			sum = sum * 31 + (unsigned long)got;
-		}
-	}
-	bad_total += bad;
-	printf("%srounds=%ld calls=%ld bad=%ld sum=%lu\n", prefix, rounds,
-	       rounds * NFUNCS, bad, sum);
-	fflush(stdout);
-}
-
-/* Say we are ready (FIFO.ready.<pid>), then wait for FIFO's writer. */
-static int wait_for(const char *fifo)
-{
-	char ready[4096], c;
-	FILE *f;
-	int fd;
-
-	snprintf(ready, sizeof(ready), "%s.ready.%d", fifo, (int)getpid());
-	f = fopen(ready, "w");
-	if (!f) {
-		perror(ready);
-		return -1;
-	}
-	fclose(f);
-	fd = open(fifo, O_RDONLY);
-	if (fd < 0) {
-		perror(fifo);
-		return -1;
-	}
-	while (read(fd, &c, 1) > 0)
-		;
-	close(fd);
-	return 0;
+	bad_total += mp_rounds(rounds, prefix);
 }
 
 /* The file offset at which the mapping holding ADDR maps it; 0 if none. */
 static int file_offset_of(uintptr_t addr, off_t *off)
 {
-	FILE *f = fopen("/proc/self/maps", "r");
-	char line[512];
-	int found = 0;
+	uintptr_t start, end;
 
-	if (!f)
+	if (!find_map(addr, &start, &end, off))
 		return 0;
-	while (!found && fgets(line, sizeof(line), f)) {
-		unsigned long s, e, o;
-
-		if (sscanf(line, "%lx-%lx %*s %lx", &s, &e, &o) == 3 && addr >= s && addr < e) {
-			*off = (off_t)(o + (addr - s));
-			found = 1;
-		}
-	}
-	fclose(f);
-	return found;
+	*off += (off_t)(addr - start);
+	return 1;
 }
 
 /* munmap the pages that hold only mp_ functions, map them again. */
@@ -187,7 +137,7 @@ static int commands(void)
 
 				snprintf(prefix, sizeof(prefix), "child %d ", (int)getpid());
 				run_rounds(n, prefix);
-				if (write(pipefd[1], "x", 1) != 1 || wait_for(fifo))
+				if (write(pipefd[1], "x", 1) != 1 || mp_wait_for(fifo))
 					_exit(1);
 				_exit(bad_total ? 1 : 0);
 			}
@@ -219,7 +169,7 @@ int main(int argc, char **argv)
 		run_rounds(atol(argv[2]), "");
 	} else if (argc == 4 && !strcmp(argv[1], "hold")) {
 		run_rounds(atol(argv[2]), "");
-		if (wait_for(argv[3]))
+		if (mp_wait_for(argv[3]))
 			return 1;
 	} else if (argc == 2 && !strcmp(argv[1], "cmd")) {
 		if (commands())
