@@ -8,7 +8,7 @@
 #   make bench           fork vs stock, one run (BENCH_CLOCK=icount|wall)
 #   make bench-scale     probes at scale (N libc probes, M processes):
 #                        enable, disable, exec and memory, fork vs stock
-#   make bench-perf      perf probe -F/-D speed, ours vs Debian's perf (host)
+#   make bench-perf      perf probe -F/-D and report speed, ours vs stock (host)
 #   make bench-profile   where a hit's guest kernel instructions go, by
 #                        function and `hits` class (KERNEL=fork|stock)
 #   make perftest        perf's whole `perf test` suite vs the stock baseline
@@ -67,7 +67,7 @@ DEB_PACKAGES := linux-source-6.1 gcc make bc bison flex libelf-dev libdw-dev \
 	libnuma-dev zlib1g-dev pkg-config python3 git xz-utils gawk file \
 	coreutils findutils diffutils procps linux-perf g++ libc6-dbg \
 	libiberty-dev systemtap-sdt-dev gcc-multilib bpftrace bpftool gdb \
-	e2fsprogs
+	e2fsprogs clang-format
 
 export CCACHE_DIR ?= $(HOME)/.ccache
 export CCACHE_MAXSIZE ?= 5G
@@ -130,13 +130,12 @@ FLAVOUR := $(if $(SERIES_EMPTY),stock,$(KERNEL))
 BOOT = --kernel $(call BZIMAGE,$(KERNEL)) --initrd $(call GUEST_IMG,$(KERNEL)) \
 	--flavour $(FLAVOUR) --clients $(CLIENTS_IMG) --data $(WORKLOADS)
 
-# perf probe's user-space targets against Debian's stock perf, on the host.
+# perf probe's user-space targets on the host: the differential test
+# against Debian's stock perf, and the scenarios of tests-host/probe-*.sh.
 check-host: perf workloads
-	@echo "HOST perf probe differential test (ours vs /usr/bin/perf)"
+	@echo "HOST perf probe tests (ours vs /usr/bin/perf, and scenarios)"
 	@OURS=$(call PERF_OBJ,$(KERNEL))/perf WORKLOADS=$(WORKLOADS) \
-		$(TOP)/tests-host/perf-probe-diff.sh > $(BUILD)/check-host.log 2>&1 || \
-		{ grep -v '^ok' $(BUILD)/check-host.log | tail -n 30; exit 1; }
-	@tail -n 1 $(BUILD)/check-host.log
+		$(TOP)/tests-host/run.sh $(BUILD)/check-host
 
 # The host test checks our perf; KERNEL=stock builds stock's, so it is skipped.
 check: $(if $(filter fork,$(KERNEL)),check-host) kernel guest
@@ -168,7 +167,9 @@ demo: kernel guest
 
 # perf probe -F/-D speed on big binaries, ours vs stock perf, on the host.
 bench-perf: perf
-	@OURS=$(call PERF_OBJ,$(KERNEL))/perf $(TOP)/tests-host/bench-perf-probe.sh
+	@$(MAKE) -s KERNEL=stock perf
+	@OURS=$(call PERF_OBJ,$(KERNEL))/perf STOCK=$(call PERF_OBJ,stock)/perf \
+		DEBIAN=/usr/bin/perf $(TOP)/tests-host/bench-perf-probe.sh
 
 PERFTEST_BASELINE := $(TOP)/perf-tests/perftest-baseline-stock.txt
 perftest: kernel guest

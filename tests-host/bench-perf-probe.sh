@@ -1,48 +1,62 @@
 #!/bin/bash
-# Host benchmark: time of our perf probe against stock perf 6.1 for
+# Host benchmark: time of our perf against stock perf 6.1 for
 #   perf probe -x BIN -F                 (function list)
 #   perf probe -x BIN -D FUNC%return     (ELF symbol -> offset)
 #   perf probe -x BIN -D FUNC            (DWARF first when there is debuginfo)
 # on large binaries: our perf binary itself and the biggest shared library
-# of the system.  Each command runs RUNS times, stock and ours alternating
-# after a warm-up run of each (page cache); the lowest wall time of each
-# is kept, which is the least disturbed by other load on the machine, and
-# ours/stock printed (goal: <= 0.5).  Nothing touches tracefs.
+# of the system, and for
+#   perf report --stdio                  (symbols of large C++ libraries)
+# on a profile of clang-format.  STOCK is perf built from the same tree
+# with the same options as ours (make bench-perf builds it), so the ratio
+# compares like with like; DEBIAN, Debian's perf, is shown beside it.
+# Each command runs RUNS times, stock, ours and Debian's in turn after a
+# warm-up run of each (page cache); the lowest wall time of each is kept,
+# which is the least disturbed by other load on the machine, and
+# ours/stock printed (goal: <= 0.5 for probe, <= 0.7 for report).
+# Nothing touches tracefs.
 set -eu
 
-OURS=${OURS:-/work/main/build/obj/perf-wt/perf}
-STOCK=${STOCK:-/usr/bin/perf}
+OURS=${OURS:-/work/main/build/obj/perf-fork/perf}
+STOCK=${STOCK:-/work/main/build/obj/perf-stock/perf}
+DEBIAN=${DEBIAN:-/usr/bin/perf}
 RUNS=${RUNS:-11}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
 
 biggest_lib() {
 	find /usr/lib/x86_64-linux-gnu -maxdepth 1 -type f -name '*.so*' \
 		-printf '%s %p\n' 2> /dev/null | sort -n | tail -n 1 | cut -d' ' -f2
 }
 
-# once_us PERF ARGS...: wall time of one perf probe ARGS in microseconds.
+# once_us PERF ARGS...: wall time of one perf ARGS in microseconds.
 # The clock is bash's own EPOCHREALTIME: reading it with date(1) would add
 # the start-up of two more processes (3-5 ms here) to every figure.
 once_us() {
 	local perf=$1 start end
 	shift
 	start=${EPOCHREALTIME/./}
-	"$perf" probe -q "$@" > /dev/null 2>&1 || true
+	"$perf" "$@" > /dev/null 2>&1 || true
 	end=${EPOCHREALTIME/./}
 	echo $((end - start))
 }
 
-# min_pair ARGS...: "STOCK_US OURS_US", the lowest of RUNS alternating runs
-min_pair() {
-	local i t s=0 o=0
-	once_us "$STOCK" "$@" > /dev/null
-	once_us "$OURS" "$@" > /dev/null
-	for i in $(seq "$RUNS"); do
-		t=$(once_us "$STOCK" "$@")
-		if [ "$i" -eq 1 ] || [ "$t" -lt "$s" ]; then s=$t; fi
-		t=$(once_us "$OURS" "$@")
-		if [ "$i" -eq 1 ] || [ "$t" -lt "$o" ]; then o=$t; fi
+# min_times ARGS...: "STOCK_US OURS_US DEBIAN_US", the lowest of RUNS
+# runs of each, in turn
+min_times() {
+	local i t p
+	local -A best=()
+	for p in STOCK OURS DEBIAN; do
+		once_us "${!p}" "$@" > /dev/null
 	done
-	echo "$s $o"
+	for i in $(seq "$RUNS"); do
+		for p in STOCK OURS DEBIAN; do
+			t=$(once_us "${!p}" "$@")
+			if [ "$i" -eq 1 ] || [ "$t" -lt "${best[$p]}" ]; then
+				best[$p]=$t
+			fi
+		done
+	done
+	echo "${best[STOCK]} ${best[OURS]} ${best[DEBIAN]}"
 }
 
 # first_func BIN: a global function of BIN (cmd_record for perf)
@@ -55,20 +69,29 @@ first_func() {
 		awk '$2 == "T" { sub(/@.*/, "", $3) } $2 == "T" && $3 ~ /^[a-z][a-z0-9_]+$/ { print $3; exit }'
 }
 
+# bench LABEL WHAT ARGS...: one row
 bench() {
-	local bin=$1 what=$2 s o
+	local label=$1 what=$2 s o d
 	shift 2
-	read -r s o < <(min_pair -x "$bin" "$@")
-	awk -v bin="$bin" -v what="$what" -v o="$o" -v s="$s" 'BEGIN {
-		printf "%-48s %-22s stock %7.1f ms  ours %7.1f ms  ratio %.2f\n",
-			bin, what, s / 1000, o / 1000, s ? o / s : 0 }'
+	read -r s o d < <(min_times "$@")
+	awk -v bin="$label" -v what="$what" -v o="$o" -v s="$s" -v d="$d" 'BEGIN {
+		printf "%-44s %-26s stock %7.1f ms  ours %7.1f ms  ratio %.2f  (debian %7.1f ms)\n",
+			bin, what, s / 1000, o / 1000, s ? o / s : 0, d / 1000 }'
 }
 
-echo "perf probe wall time, lowest of $RUNS runs each (ours: $OURS)"
+echo "perf wall time, lowest of $RUNS runs each (ours: $OURS, stock: $STOCK)"
 lib=$(biggest_lib)
 for bin in "$OURS" "$lib"; do
 	fn=$(first_func "$bin")
-	bench "$bin" "-F" -F
-	bench "$bin" "-D $fn%return" -D "$fn%return"
-	bench "$bin" "-D $fn" -D "$fn"
+	bench "$bin" "probe -F" probe -q -x "$bin" -F
+	bench "$bin" "probe -D $fn%return" probe -q -x "$bin" -D "$fn%return"
+	bench "$bin" "probe -D $fn" probe -q -x "$bin" -D "$fn"
 done
+cat /usr/lib/llvm-*/include/llvm/IR/*.h > "$tmp/big.h" 2> /dev/null || true
+if [ -s "$tmp/big.h" ] && command -v clang-format > /dev/null &&
+    "$STOCK" record -q -F 2000 -o "$tmp/p.data" -- clang-format "$tmp/big.h" \
+	> /dev/null 2>&1; then
+	bench "clang-format profile" "report --stdio" report -i "$tmp/p.data" --stdio
+else
+	echo "# no clang-format profile: perf report not measured"
+fi

@@ -145,25 +145,7 @@ corpus() {
 # each with and without DWARF (without, perf probe uses ELF symbols only)
 build_extra() {
 	local src=$tmp/t.c
-	cat > "$src" <<-'EOF'
-	#include <stdio.h>
-	#include <stdlib.h>
-	static int __attribute__((noinline)) helper(int x) { return x * 3; }
-	int __attribute__((noinline)) t_leaf(int x) { return helper(x) + 1; }
-	int __attribute__((noinline)) t_loop(int n)
-	{
-		int i, s = 0;
-		for (i = 0; i < n; i++)
-			s += t_leaf(i);
-		return s;
-	}
-	int main(int argc, char **argv)
-	{
-		(void)argv;
-		printf("%d\n", t_loop(argc));
-		return 0;
-	}
-	EOF
+	cp "$(dirname "$0")/fixtures/t.c" "$src"
 	gcc -O1 -g -no-pie -o "$tmp/nonpie" "$src"
 	gcc -O1 -no-pie -o "$tmp/nonpie-nodbg" "$src"
 	gcc -O1 -g -static -o "$tmp/static" "$src"

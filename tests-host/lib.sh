@@ -1,0 +1,65 @@
+#!/bin/bash
+# Shared by the tests-host/probe-*.sh scenarios: TAP results and perf
+# probe runs.  Each scenario sources this, calls plan N, then result.
+# shellcheck disable=SC2034	# OURS, STOCK and tmp are the scenarios'
+
+OURS=${OURS:-/work/main/build/obj/perf-fork/perf}
+STOCK=${STOCK:-/usr/bin/perf}
+WORKLOADS=${WORKLOADS:-/work/main/build/workloads}
+export LC_ALL=C
+
+tap_count=0
+tap_failed=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+plan() {
+	echo "1..$1"
+	tap_planned=$1
+}
+
+result() {	# result STATUS(0 ok) DESCRIPTION
+	tap_count=$((tap_count + 1))
+	if [ "$1" -eq 0 ]; then
+		echo "ok $tap_count - $2"
+	else
+		tap_failed=$((tap_failed + 1))
+		echo "not ok $tap_count - $2"
+	fi
+}
+
+# check DESCRIPTION COMMAND...: one result from a command's status
+check() {
+	local desc=$1
+	shift
+	if "$@"; then
+		result 0 "$desc"
+	else
+		result 1 "$desc"
+	fi
+}
+
+# run_probe PERF OUT ARGS...: perf probe ARGS; stdout in OUT, stderr in
+# OUT.err, the exit status in OUT.rc
+run_probe() {
+	local perf=$1 out=$2 rc=0
+	shift 2
+	"$perf" probe "$@" > "$out" 2> "$out.err" < /dev/null || rc=$?
+	echo "$rc" > "$out.rc"
+}
+
+# show FILE...: a diagnostic copy of files
+show() {
+	local f
+	for f in "$@"; do
+		sed "s|^|# $(basename "$f"): |" "$f" | head -n 8
+	done
+}
+
+done_testing() {
+	if [ "$tap_count" -ne "${tap_planned:-0}" ]; then
+		echo "# planned ${tap_planned:-0} results, ran $tap_count"
+		exit 1
+	fi
+	[ "$tap_failed" -eq 0 ]
+}

@@ -1,0 +1,67 @@
+#!/bin/bash
+# A separate debug file is used only if it belongs to the build of the
+# file probed.  A stale one (another build, found under the name the
+# file's .gnu_debuglink gives) would give the other build's addresses,
+# and the breakpoint would land inside an instruction of the program.
+# With a build-id, the debug file must have the same; without one, the
+# CRC-32 the link holds must match.  Either way perf probe must give the
+# offsets of the file itself: those of the same program not stripped.
+#
+# Usage: probe-debugfile.sh   (env: OURS)
+set -eu
+# shellcheck source=tests-host/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+plan 24
+
+cp "$(dirname "$0")/fixtures/t.c" "$tmp/t.c"
+# the other build: other code before t_leaf, so other offsets
+sed 's/x \* 3/x * 5 + 2/; s/s += t_leaf(i)/s -= t_leaf(i) * i/' \
+	"$tmp/t.c" > "$tmp/t2.c"
+
+# build ID: a build-id note or none; makes $tmp/ID/{ref,good/t,stale/t}
+build() {
+	local id=$1 opt=$2 d=$tmp/$1
+	mkdir -p "$d/good" "$d/stale"
+	gcc -O1 -g "$opt" -o "$d/ref" "$tmp/t.c"
+	cp "$d/ref" "$d/good/t"
+	objcopy --only-keep-debug "$d/good/t" "$d/good/t.debug"
+	strip --strip-debug "$d/good/t"
+	objcopy --add-gnu-debuglink="$d/good/t.debug" "$d/good/t"
+	cp "$d/good/t" "$d/stale/t"
+	gcc -O1 -g "$opt" -o "$d/t2" "$tmp/t2.c"
+	objcopy --only-keep-debug "$d/t2" "$d/stale/t.debug"
+}
+build bid -Wl,--build-id
+build nobid -Wl,--build-id=none
+# a stale file at the first place the link is looked for, the right one
+# at the next (DIR/.debug/NAME): the stale one must not hide it
+for id in bid nobid; do
+	mkdir -p "$tmp/$id/both/.debug"
+	cp "$tmp/$id/stale/t" "$tmp/$id/stale/t.debug" "$tmp/$id/both/"
+	cp "$tmp/$id/good/t.debug" "$tmp/$id/both/.debug/"
+done
+
+# as_ref ID BIN PROBE: -D PROBE on BIN gives the offset it gives on ref
+as_ref() {
+	local d=$tmp/$1 want got
+	run_probe "$OURS" "$tmp/r" -q -x "$d/ref" -D "$3"
+	run_probe "$OURS" "$tmp/o" -q -x "$d/$2" -D "$3"
+	want=$(sed -n 's/.*:\(0x[0-9a-f]*\).*/\1/p' "$tmp/r")
+	got=$(sed -n 's/.*:\(0x[0-9a-f]*\).*/\1/p' "$tmp/o")
+	if [ -n "$want" ] && [ "$want" = "$got" ]; then
+		result 0 "$1 $2 -D '$3': $got, as the unstripped file"
+	else
+		result 1 "$1 $2 -D '$3': '$got' instead of $want"
+		show "$tmp/o" "$tmp/o.err"
+	fi
+}
+
+for id in bid nobid; do
+	for b in good/t stale/t both/t; do
+		for p in t_leaf 't_leaf%return' t_loop helper; do
+			as_ref "$id" "$b" "$p"
+		done
+	done
+done
+done_testing

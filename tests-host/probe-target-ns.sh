@@ -1,0 +1,55 @@
+#!/bin/bash
+# --target-ns PID: the -x file is the one the process's mount namespace
+# has at that path, wherever --target-ns is given on the command line.
+# Here a process in its own mount namespace sees another build of the
+# program at the path, with t_leaf at another offset.
+#
+# Usage: probe-target-ns.sh   (env: OURS)
+set -eu
+# shellcheck source=tests-host/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+plan 3
+if ! unshare -m true 2> /dev/null; then
+	for i in 1 2 3; do result 0 "# SKIP no mount namespace here ($i)"; done
+	done_testing
+	exit 0
+fi
+
+cat > "$tmp/t.c" <<'CC'
+static int __attribute__((noinline)) helper(int x) { return x * 3; }
+int __attribute__((noinline)) t_leaf(int x) { return helper(x) + 1; }
+int main(int argc, char **argv) { (void)argv; return t_leaf(argc); }
+CC
+sed 's/x \* 3/x * 5 + 2/' "$tmp/t.c" > "$tmp/t2.c"
+mkdir -p "$tmp/ns"
+gcc -O1 -o "$tmp/ns/t" "$tmp/t.c"
+gcc -O1 -o "$tmp/t2" "$tmp/t2.c"
+run_probe "$OURS" "$tmp/r" -q -x "$tmp/t2" -D t_leaf
+want=$(sed -n 's/.*:\(0x[0-9a-f]*\).*/\1/p' "$tmp/r")
+run_probe "$OURS" "$tmp/h" -q -x "$tmp/ns/t" -D t_leaf
+here=$(sed -n 's/.*:\(0x[0-9a-f]*\).*/\1/p' "$tmp/h")
+
+# the process: in its own mount namespace, t2 mounted over ns/t
+# shellcheck disable=SC2016
+unshare -m --propagation private sh -c \
+	'mount --bind "$0" "$1" && touch "$1.ready" && exec sleep 60' \
+	"$tmp/t2" "$tmp/ns/t" &
+pid=$!
+for _ in $(seq 50); do
+	[ -e "$tmp/ns/t.ready" ] && break
+	sleep 0.1
+done
+
+run_probe "$OURS" "$tmp/a" -q --target-ns "$pid" -x "$tmp/ns/t" -D t_leaf
+run_probe "$OURS" "$tmp/b" -q -x "$tmp/ns/t" -D t_leaf --target-ns "$pid"
+kill "$pid" 2> /dev/null || true
+wait "$pid" 2> /dev/null || true
+
+check "the builds differ here ($here) and there ($want)" \
+	test -n "$want" -a -n "$here" -a "$want" != "$here"
+check "--target-ns before -x: the namespace's build ($(cat "$tmp/a"))" \
+	grep -q ":$want\$" "$tmp/a"
+check "--target-ns after the event: the same ($(cat "$tmp/b") $(head -n 1 "$tmp/b.err"))" \
+	grep -q ":$want\$" "$tmp/b"
+done_testing
