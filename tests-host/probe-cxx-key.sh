@@ -42,6 +42,13 @@ template int twice<int>(int);
 int use_tls(void) { return (int)tls_name.size(); }
 extern "C" int rust_closure(int) __asm__("_RNCNvCs1a2b3c4d5e_7mycrate4main0B3_");
 int rust_closure(int x) { return x + 1; }
+/* legacy Rust names: plain, with an LLVM suffix, and a look-alike */
+extern "C" int rust_legacy(int) __asm__("_ZN7mycrate6legacy17h0123456789abcdefE");
+int rust_legacy(int x) { return x + 2; }
+extern "C" int rust_llvm(int) __asm__("_ZN7mycrate4llvm17hfedcba9876543210E.llvm.4711");
+int rust_llvm(int x) { return x + 3; }
+extern "C" int rust_like(int) __asm__("_ZN7mycrate4like17h0123456789abcdeXE");
+int rust_like(int x) { return x + 4; }
 CC
 g++ -O1 -shared -fPIC -o "$tmp/libk.so" "$tmp/k.cc"
 # words from cp-demangle's operators and types: float __vector(4) (Dv),
@@ -91,7 +98,19 @@ paste -d '\n' "$tmp/mangled" "$tmp/demangled" | awk '
 	}
 	END { for (w in seen) print w }' | sort > "$tmp/words"
 
-plan $((10 + $(wc -l < "$tmp/words")))
+plan $((13 + $(wc -l < "$tmp/words")))
+
+# funcs_as_stock DESC BIN: the -F --funcs='*' lists (stock's each name once)
+funcs_as_stock() {
+	"$STOCK" probe -q -x "$2" --funcs='*' 2>&1 | uniq > "$tmp/fs" || true
+	"$OURS" probe -q -x "$2" --funcs='*' > "$tmp/fo" 2>&1 || true
+	if [ -s "$tmp/fo" ] && cmp -s "$tmp/fs" "$tmp/fo"; then
+		result 0 "$1: $(wc -l < "$tmp/fo") names as stock"
+	else
+		result 1 "$1: not as stock"
+		diff "$tmp/fs" "$tmp/fo" | head -n 8 | sed 's/^/#   /'
+	fi
+}
 
 same_as_stock "libk.so *function* (TLS init function)" "$tmp/libk.so" 'e1=*function*'
 same_as_stock "libk.so *_Float16*" "$tmp/libk.so" 'e2=*_Float16*'
@@ -99,6 +118,9 @@ same_as_stock "libk.so *closure* (Rust v0)" "$tmp/libk.so" 'e3=*closure*'
 same_as_stock "libk.so *mycrate* (Rust v0)" "$tmp/libk.so" 'e4=*mycrate*'
 same_as_stock "libk.so *twice*" "$tmp/libk.so" 'e5=*twice*'
 same_as_stock "libk.so twice<_Float16>" "$tmp/libk.so" 'twice<_Float16>'
+funcs_as_stock "libk.so -F (C++, Rust v0 and legacy, LLVM suffix)" "$tmp/libk.so"
+funcs_as_stock "libstdc++ -F" "$libstdcxx"
+same_as_stock "libk.so *legacy* (Rust)" "$tmp/libk.so" 'e8=*legacy*'
 same_as_stock "libv.so *__vector*" "$tmp/libv.so" 'e6=*__vector*'
 same_as_stock "libv.so *const_cast*" "$tmp/libv.so" 'e7=*const_cast*'
 while read -r w; do
