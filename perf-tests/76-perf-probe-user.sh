@@ -96,28 +96,28 @@ case $out in
 esac
 perf probe -q -d '*:*' 2> /dev/null || true
 
-# -x NAME --pid PID: the library that process maps, through its root
+# -x NAME --target-pid PID: the library that process maps, through its root
 sleep 300 &
 pid=$!
-known_stock_limit "stock perf has no --pid"
-check "perf probe -x libc --pid $pid malloc" perf probe -q -x libc --pid "$pid" malloc
+known_stock_limit "stock perf has no --target-pid"
+check "perf probe -x libc --target-pid $pid malloc" perf probe -q -x libc --target-pid "$pid" malloc
 line=$(grep 'probe_libc/malloc ' "$TRACING/uprobe_events" || true)
-known_stock_limit "stock perf has no --pid"
+known_stock_limit "stock perf has no --target-pid"
 case $line in
-*" $libc:"*) pass "--pid: the name resolves to the file the process maps ($line)" ;;
-*) fail "--pid: the name resolves to the file the process maps" "got: '$line'" ;;
+*" $libc:"*) pass "--target-pid: the name resolves to the file the process maps ($line)" ;;
+*) fail "--target-pid: the name resolves to the file the process maps" "got: '$line'" ;;
 esac
 perf probe -q -d 'probe_libc:*' 2> /dev/null || true
-known_stock_limit "stock perf has no --pid"
-check "--pid before -x works too" perf probe -q --pid "$pid" -x libc -D malloc
+known_stock_limit "stock perf has no --target-pid"
+check "--target-pid before -x works too" perf probe -q --target-pid "$pid" -x libc -D malloc
 kill "$pid"
 wait "$pid" 2> /dev/null || true
-err=$(perf probe -x libc --pid "$pid" malloc 2>&1) && rc=0 || rc=$?
-check "--pid of a process that is gone: fails (status $rc)" test "$rc" -ne 0
-known_stock_limit "stock perf has no --pid"
+err=$(perf probe -x libc --target-pid "$pid" malloc 2>&1) && rc=0 || rc=$?
+check "--target-pid of a process that is gone: fails (status $rc)" test "$rc" -ne 0
+known_stock_limit "stock perf has no --target-pid"
 is "$(printf '%s\n' "$err" | head -n 1)" "Process $pid does not exist" "... saying so"
-err=$(perf probe -x libnope --pid $$ malloc 2>&1) && rc=0 || rc=$?
-check "--pid with a library the process does not map: fails (status $rc)" test "$rc" -ne 0
-known_stock_limit "stock perf has no --pid"
+err=$(perf probe -x libnope --target-pid $$ malloc 2>&1) && rc=0 || rc=$?
+check "--target-pid with a library the process does not map: fails (status $rc)" test "$rc" -ne 0
+known_stock_limit "stock perf has no --target-pid"
 is "$(printf '%s\n' "$err" | head -n 1)" "Process $$ maps no file named libnope" "... saying so"
-is "$(cat "$TRACING/uprobe_events")" "" "failed --pid requests add nothing"
+is "$(cat "$TRACING/uprobe_events")" "" "failed --target-pid requests add nothing"

@@ -1,0 +1,49 @@
+#!/bin/bash
+# --target-pid PID: -x NAME is looked up among the files process PID
+# maps.  Where it would change nothing it is refused, with one line and
+# a non-zero status, rather than silently ignored; --pid is its old,
+# deprecated name (elsewhere in perf, --pid means "only this process").
+#
+# Usage: probe-target-pid.sh   (env: OURS)
+set -eu
+# shellcheck source=tests-host/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+libc=/usr/lib/x86_64-linux-gnu/libc.so.6
+plan 10
+sleep 60 &
+pid=$!
+trap 'kill "$pid" 2> /dev/null || true; rm -rf "$tmp"' EXIT
+
+run_probe "$OURS" "$tmp/ref" -q -x "$libc" -D malloc
+run_probe "$OURS" "$tmp/o" -q -x libc --target-pid "$pid" -D malloc
+check "-x libc --target-pid: the libc it maps ($(cat "$tmp/o"))" \
+	cmp -s "$tmp/ref" "$tmp/o"
+
+# refused DESC ARGS...: one line, naming --target-pid, a non-zero status
+refused() {
+	local desc=$1
+	shift
+	run_probe "$OURS" "$tmp/r" "$@"
+	if [ "$(cat "$tmp/r.rc")" != 0 ] && [ "$(wc -l < "$tmp/r.err")" -eq 1 ] &&
+	    grep -q -- '--target-pid' "$tmp/r.err"; then
+		result 0 "$desc: refused ($(cat "$tmp/r.err"))"
+	else
+		result 1 "$desc: exit $(cat "$tmp/r.rc")"
+		show "$tmp/r.err"
+	fi
+}
+refused "--target-pid with -x PATH" -x "$libc" --target-pid "$pid" -D malloc
+refused "--target-pid without -x" --target-pid "$pid" -D vfs_read
+refused "--target-pid with -m" -m ext4 --target-pid "$pid" -D ext4_sync_fs
+refused "--target-pid with -l" --target-pid "$pid" -l
+refused "--target-pid with -d" --target-pid "$pid" -d 'probe_libc:*'
+refused "--target-pid with --target-ns" --target-ns "$pid" -x libc --target-pid "$pid" -D malloc
+run_probe "$OURS" "$tmp/o" -x libc --target-pid "$pid" -F
+check "-F -x libc --target-pid lists libc's functions" grep -qx malloc "$tmp/o"
+
+run_probe "$OURS" "$tmp/o" -x libc --pid "$pid" -D malloc
+check "--pid: still works" grep -q "^p:probe_libc/malloc $libc:" "$tmp/o"
+check "  ... with a warning that it is --target-pid" \
+	grep -q -- '--pid is deprecated: it is --target-pid' "$tmp/o.err"
+done_testing
