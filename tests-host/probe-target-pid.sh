@@ -10,15 +10,26 @@ set -eu
 . "$(dirname "$0")/lib.sh"
 
 libc=/usr/lib/x86_64-linux-gnu/libc.so.6
-plan 10
-sleep 60 &
+plan 14
+# a process that maps a library of its own, which only it can name
+mkdir -p "$tmp/lib"
+printf 'int foo_fn(int x) { return x * 7; }\n' > "$tmp/foo.c"
+gcc -O1 -shared -fPIC -Wl,-soname,libfoo.so.1 -o "$tmp/lib/libfoo.so.1" "$tmp/foo.c"
+LD_PRELOAD=$tmp/lib/libfoo.so.1 sleep 60 &
 pid=$!
 trap 'kill "$pid" 2> /dev/null || true; rm -rf "$tmp"' EXIT
+for _ in $(seq 50); do
+	grep -q libfoo "/proc/$pid/maps" 2> /dev/null && break
+	sleep 0.1
+done
 
+run_probe "$OURS" "$tmp/o" -q -x libfoo --target-pid "$pid" -D foo_fn
+check "-x libfoo --target-pid: the libfoo it maps ($(cat "$tmp/o"))" \
+	grep -q "^p:probe_libfoo/foo_fn $tmp/lib/libfoo.so.1:0x" "$tmp/o"
+run_probe "$OURS" "$tmp/o" -q -x libfoo -D foo_fn
+check "  ... which -x libfoo alone does not find (exit $(cat "$tmp/o.rc"))" \
+	test "$(cat "$tmp/o.rc")" != 0
 run_probe "$OURS" "$tmp/ref" -q -x "$libc" -D malloc
-run_probe "$OURS" "$tmp/o" -q -x libc --target-pid "$pid" -D malloc
-check "-x libc --target-pid: the libc it maps ($(cat "$tmp/o"))" \
-	cmp -s "$tmp/ref" "$tmp/o"
 
 # refused DESC ARGS...: one line, naming --target-pid, a non-zero status
 refused() {
@@ -39,11 +50,20 @@ refused "--target-pid with -m" -m ext4 --target-pid "$pid" -D ext4_sync_fs
 refused "--target-pid with -l" --target-pid "$pid" -l
 refused "--target-pid with -d" --target-pid "$pid" -d 'probe_libc:*'
 refused "--target-pid with --target-ns" --target-ns "$pid" -x libc --target-pid "$pid" -D malloc
-run_probe "$OURS" "$tmp/o" -x libc --target-pid "$pid" -F
-check "-F -x libc --target-pid lists libc's functions" grep -qx malloc "$tmp/o"
+run_probe "$OURS" "$tmp/o" -x libfoo --target-pid "$pid" -F
+check "-F -x libfoo --target-pid lists its functions" grep -qx foo_fn "$tmp/o"
+# where a -x NAME is still looked up, it is no mistake
+run_probe "$OURS" "$tmp/o" -q -x /bin/ls -x libfoo --target-pid "$pid" -D foo_fn
+check "-x PATH then -x NAME: the NAME is looked up (exit $(cat "$tmp/o.rc"))" \
+	grep -q "$tmp/lib/libfoo.so.1:0x" "$tmp/o"
+run_probe "$OURS" "$tmp/o" -q -m ext4 -x libfoo --target-pid "$pid" -D foo_fn
+check "-m then -x NAME: accepted (exit $(cat "$tmp/o.rc"))" \
+	grep -q "$tmp/lib/libfoo.so.1:0x" "$tmp/o"
 
 run_probe "$OURS" "$tmp/o" -x libc --pid "$pid" -D malloc
 check "--pid: still works" grep -q "^p:probe_libc/malloc $libc:" "$tmp/o"
 check "  ... with a warning that it is --target-pid" \
 	grep -q -- '--pid is deprecated: it is --target-pid' "$tmp/o.err"
+run_probe "$OURS" "$tmp/o" -q -x libc --pid "$pid" -D malloc
+check "  ... which -q silences" test ! -s "$tmp/o.err"
 done_testing

@@ -6,12 +6,15 @@
  *   FAILSHIM_REALLOC_SIZE=N    realloc() of exactly N bytes returns NULL
  *   FAILSHIM_STRDUP_PREFIX=S   strdup() of a string starting with S
  *                              returns NULL
+ *   FAILSHIM_STRNDUP_PREFIX=S  strndup() likewise
  *   FAILSHIM_WRITE_SHORT=S     write() of a buffer starting with S
  *                              writes nothing and returns one byte short,
  *                              errno left 0
  * With FAILSHIM_LOG=FILE, each failure made is noted in FILE, so that a
  * test can tell a command that coped from one that never got there.
- * Calls from inside the C library are not seen (it calls its own).
+ * realloc() is the C library's too (getline() grows its buffer with it:
+ * the C library lets a preloaded library replace its allocator); the
+ * others are only the command's own calls.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -74,6 +77,25 @@ char *strdup(const char *s)
 	copy = malloc(len);
 	if (copy)
 		memcpy(copy, s, len);
+	return copy;
+}
+
+char *strndup(const char *s, size_t n)
+{
+	const char *want = env("FAILSHIM_STRNDUP_PREFIX");
+	size_t len = strnlen(s, n);
+	char *copy;
+
+	if (want && !strncmp(s, want, strlen(want))) {
+		note("strndup\n");
+		errno = ENOMEM;
+		return NULL;
+	}
+	copy = malloc(len + 1);
+	if (copy) {
+		memcpy(copy, s, len);
+		copy[len] = '\0';
+	}
 	return copy;
 }
 
