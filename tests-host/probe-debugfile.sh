@@ -12,7 +12,7 @@ set -eu
 # shellcheck source=tests-host/lib.sh
 . "$(dirname "$0")/lib.sh"
 
-plan 24
+plan 28
 
 cp "$(dirname "$0")/fixtures/t.c" "$tmp/t.c"
 # the other build: other code before t_leaf, so other offsets
@@ -42,22 +42,34 @@ for id in bid nobid; do
 	cp "$tmp/$id/good/t.debug" "$tmp/$id/both/.debug/"
 done
 
-# as_ref ID BIN PROBE: -D PROBE on BIN gives the offset it gives on ref
+# as_ref ID BIN PROBE [OPTION]: -D PROBE on BIN (with OPTION) gives the
+# offset it gives on ref
 as_ref() {
 	local d=$tmp/$1 want got
+	local -a opt=("${@:4}")
 	run_probe "$OURS" "$tmp/r" -q -x "$d/ref" -D "$3"
-	run_probe "$OURS" "$tmp/o" -q -x "$d/$2" -D "$3"
+	run_probe "$OURS" "$tmp/o" -q "${opt[@]}" -x "$d/$2" -D "$3"
 	want=$(sed -n 's/.*:\(0x[0-9a-f]*\).*/\1/p' "$tmp/r")
 	got=$(sed -n 's/.*:\(0x[0-9a-f]*\).*/\1/p' "$tmp/o")
 	if [ -n "$want" ] && [ "$want" = "$got" ]; then
-		result 0 "$1 $2 -D '$3': $got, as the unstripped file"
+		result 0 "$1 $2 ${opt[*]} -D '$3': $got, as the unstripped file"
 	else
-		result 1 "$1 $2 -D '$3': '$got' instead of $want"
+		result 1 "$1 $2 ${opt[*]} -D '$3': '$got' instead of $want"
 		show "$tmp/o" "$tmp/o.err"
 	fi
 }
 
+# a stale distro debuginfo file (/usr/lib/debug/PATH.debug, here under
+# --symfs), which the DWARF lookup tries before the file's own link
 for id in bid nobid; do
+	mkdir -p "$tmp/root/usr/lib/debug$tmp/$id/good"
+	cp "$tmp/$id/stale/t.debug" "$tmp/root/usr/lib/debug$tmp/$id/good/t.debug"
+done
+
+for id in bid nobid; do
+	for p in t_leaf t_loop; do
+		as_ref "$id" good/t "$p" --symfs="$tmp/root"
+	done
 	for b in good/t stale/t both/t; do
 		for p in t_leaf 't_leaf%return' t_loop helper; do
 			as_ref "$id" "$b" "$p"
