@@ -5,7 +5,7 @@
 # no library-by-name lookup and no "not an ELF file" message: those checks
 # are TODO on stock.
 . /opt/perf-tests/lib/tap.sh
-plan 37
+plan 41
 trap clear_probes EXIT
 
 libc=/usr/lib/x86_64-linux-gnu/libc.so.6
@@ -121,3 +121,42 @@ check "--target-pid with a library the process does not map: fails (status $rc)"
 known_stock_limit "stock perf has no --target-pid"
 is "$(printf '%s\n' "$err" | head -n 1)" "Process $$ maps no file named libnope" "... saying so"
 is "$(cat "$TRACING/uprobe_events")" "" "failed --target-pid requests add nothing"
+
+# -x NAME --target-pid PID of a process chrooted into a directory we see:
+# /proc/PID/maps already gives our path of its files, and the event must
+# name that file, so that -l still says where it is once the process is
+# gone (not /proc/PID/root/..., nor that prefix doubled)
+croot=$RESULTS/chroot
+mkdir -p "$croot/bin" "$croot/lib64" "$croot/usr/lib/x86_64-linux-gnu"
+cp "$(command -v sleep)" "$croot/bin/sleep"
+cp -L /lib64/ld-linux-x86-64.so.2 "$croot/lib64/"
+cp -L /usr/lib/x86_64-linux-gnu/libc.so.6 "$croot/usr/lib/x86_64-linux-gnu/"
+chroot "$croot" /bin/sleep 300 &
+cpid=$!
+for _ in $(seq 50); do
+	grep -q libc "/proc/$cpid/maps" 2> /dev/null && break
+	sleep 0.1
+done
+known_stock_limit "stock perf has no --target-pid"
+check "chrooted process: perf probe -x libc --target-pid $cpid malloc" \
+	perf probe -q -x libc --target-pid "$cpid" malloc
+line=$(grep 'probe_libc/malloc ' "$TRACING/uprobe_events" || true)
+known_stock_limit "stock perf has no --target-pid"
+case $line in
+*" $croot/usr/lib/x86_64-linux-gnu/libc.so.6:"*)
+	pass "  ... the event names the chroot's libc as we see it ($line)" ;;
+*) fail "  ... the event names the chroot's libc as we see it" "got: '$line'" ;;
+esac
+n=$(stat_count probe_libc:malloc chroot "$croot" /bin/sleep 0 || echo 0)
+known_stock_limit "stock perf has no --target-pid"
+check "  ... and counts the mallocs of a program run in the chroot ($n)" test "${n:-0}" -gt 0
+kill "$cpid"
+wait "$cpid" 2> /dev/null || true
+list=$(perf probe -l 'probe_libc:malloc' 2>&1)
+known_stock_limit "stock perf has no --target-pid"
+case $list in
+*"(on malloc in $croot/usr/lib/x86_64-linux-gnu/libc.so.6)"*)
+	pass "  ... perf probe -l still says where, with the process gone" ;;
+*) fail "  ... perf probe -l still says where, with the process gone" "$list" ;;
+esac
+perf probe -q -d 'probe_libc:*' 2> /dev/null || true
