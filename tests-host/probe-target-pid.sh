@@ -10,7 +10,7 @@ set -eu
 . "$(dirname "$0")/lib.sh"
 
 libc=/usr/lib/x86_64-linux-gnu/libc.so.6
-plan 14
+plan 16
 # a process that maps a library of its own, which only it can name
 mkdir -p "$tmp/lib"
 printf 'int foo_fn(int x) { return x * 7; }\n' > "$tmp/foo.c"
@@ -59,6 +59,38 @@ check "-x PATH then -x NAME: the NAME is looked up (exit $(cat "$tmp/o.rc"))" \
 run_probe "$OURS" "$tmp/o" -q -m ext4 -x libfoo --target-pid "$pid" -D foo_fn
 check "-m then -x NAME: accepted (exit $(cat "$tmp/o.rc"))" \
 	grep -q "$tmp/lib/libfoo.so.1:0x" "$tmp/o"
+
+# a process in its own mount namespace (a container) that maps another
+# build of libfoo at the path where we have ours: its file, reached
+# through /proc/PID/root, not ours
+if unshare -m true 2> /dev/null; then
+	mkdir -p "$tmp/mnt" "$tmp/other"
+	# another build: another function first, so foo_fn is elsewhere
+	printf 'int pad_fn(int x) { return x * x - 3; }\n' > "$tmp/foo2.c"
+	sed 's/x \* 7/x * 9 + 5/' "$tmp/foo.c" >> "$tmp/foo2.c"
+	gcc -O1 -shared -fPIC -Wl,-soname,libfoo.so.1 -o "$tmp/other/libfoo.so.1" "$tmp/foo2.c"
+	cp "$tmp/lib/libfoo.so.1" "$tmp/mnt/libfoo.so.1"
+	# shellcheck disable=SC2016	# $0, $1 are the inner shell's
+	unshare -m --propagation private sh -c 'mount -t tmpfs none "$0" &&
+		cp "$1" "$0/libfoo.so.1" && touch "$0/ready" &&
+		LD_PRELOAD="$0/libfoo.so.1" exec sleep 60' "$tmp/mnt" "$tmp/other/libfoo.so.1" &
+	cpid=$!
+	for _ in $(seq 50); do
+		grep -q libfoo "/proc/$cpid/maps" 2> /dev/null && break
+		sleep 0.1
+	done
+	run_probe "$OURS" "$tmp/r" -q -x "$tmp/other/libfoo.so.1" -D foo_fn
+	want=$(sed -n 's/.*:\(0x[0-9a-f]*\)$/\1/p' "$tmp/r")
+	run_probe "$OURS" "$tmp/o" -q -x libfoo --target-pid "$cpid" -D foo_fn
+	kill "$cpid" 2> /dev/null || true
+	check "a container's libfoo: its build's offset $want ($(cat "$tmp/o"))" \
+		grep -q ":$want\$" "$tmp/o"
+	check "  ... reached through /proc/PID/root" \
+		grep -q " /proc/$cpid/root$tmp/mnt/libfoo.so.1:" "$tmp/o"
+else
+	result 0 "# SKIP no mount namespace here"
+	result 0 "# SKIP no mount namespace here"
+fi
 
 run_probe "$OURS" "$tmp/o" -x libc --pid "$pid" -D malloc
 check "--pid: still works" grep -q "^p:probe_libc/malloc $libc:" "$tmp/o"
