@@ -12,7 +12,7 @@ set -eu
 # shellcheck source=tests-host/lib.sh
 . "$(dirname "$0")/lib.sh"
 
-plan 28
+plan 30
 
 cp "$(dirname "$0")/fixtures/t.c" "$tmp/t.c"
 # the other build: other code before t_leaf, so other offsets
@@ -64,6 +64,12 @@ as_ref() {
 for id in bid nobid; do
 	mkdir -p "$tmp/root/usr/lib/debug$tmp/$id/good"
 	cp "$tmp/$id/stale/t.debug" "$tmp/root/usr/lib/debug$tmp/$id/good/t.debug"
+done
+# and one for a program with its own DWARF but neither a build-id nor a
+# .gnu_debuglink, which nothing can check: its own DWARF wins
+cp "$tmp/nobid/stale/t.debug" "$tmp/root/usr/lib/debug$tmp/nobid/ref.debug"
+for p in t_leaf t_loop; do
+	as_ref nobid ref "$p" --symfs="$tmp/root"
 done
 
 for id in bid nobid; do
