@@ -12,7 +12,7 @@ set -eu
 # shellcheck source=tests-host/lib.sh
 . "$(dirname "$0")/lib.sh"
 
-plan 30
+plan 31
 
 cp "$(dirname "$0")/fixtures/t.c" "$tmp/t.c"
 # the other build: other code before t_leaf, so other offsets
@@ -72,6 +72,9 @@ for p in t_leaf t_loop; do
 	as_ref nobid ref "$p" --symfs="$tmp/root"
 done
 
+run_probe "$OURS" "$tmp/w" --symfs="$tmp/root" -x "$tmp/bid/good/t" -D t_leaf
+check "a stale distro debuginfo file is not used, with a warning that says so" \
+	grep -q "Not using .*/usr/lib/debug$tmp/bid/good/t.debug: it is the debuginfo of another build" "$tmp/w.err"
 for id in bid nobid; do
 	for p in t_leaf t_loop; do
 		as_ref "$id" good/t "$p" --symfs="$tmp/root"
