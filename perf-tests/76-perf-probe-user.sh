@@ -5,7 +5,7 @@
 # no library-by-name lookup and no "not an ELF file" message: those checks
 # are TODO on stock.
 . /opt/perf-tests/lib/tap.sh
-plan 41
+plan 45
 trap clear_probes EXIT
 
 libc=/usr/lib/x86_64-linux-gnu/libc.so.6
@@ -160,3 +160,24 @@ case $list in
 *) fail "  ... perf probe -l still says where, with the process gone" "$list" ;;
 esac
 perf probe -q -d 'probe_libc:*' 2> /dev/null || true
+
+# A function in a PT_LOAD segment of its own, whose bias is not .text's:
+# its DWARF address becomes a file offset through that segment, and -l
+# turns the offset back into the DWARF place.  Stock converts both ways
+# with .text's bias (0x40000000 for 0x4000): a stock defect we fix.
+far=$WL/farsection
+check "perf probe -x farsection far_fn (DWARF, far_fn in a segment of its own)" \
+	perf probe -q -x "$far" far_fn
+known_stock_limit "stock perf converts DWARF addresses with .text's bias"
+is "$(($(uprobe_offset probe_farsection/far_fn)))" "$(($(file_offset "$far" far_fn)))" \
+	"  ... at far_fn's file offset, through its own segment"
+n=$(stat_count probe_farsection:far_fn "$far")
+known_stock_limit "stock perf converts DWARF addresses with .text's bias"
+is "${n:-0}" 10 "  ... which the program's 10 calls hit"
+list=$(perf probe -l 'probe_farsection:*' 2>&1)
+known_stock_limit "stock perf converts DWARF addresses with .text's bias"
+case $list in
+*"(on far_fn@"*" in $far)"*) pass "  ... and -l names its DWARF place ($list)" ;;
+*) fail "  ... and -l names its DWARF place" "$list" ;;
+esac
+perf probe -q -d 'probe_farsection:*' 2> /dev/null || true

@@ -1,7 +1,8 @@
 #!/bin/bash
 # Regenerate kernel-patches/ and tools-perf-patches/ from the fork tree's
-# commits after the "base" tag: a commit touching only tools/perf/ belongs to
-# the perf series, every other one to the kernel series.
+# commits after the "base" tag: a commit touching only tools/perf/ and the
+# libraries perf is built from (tools/lib/) belongs to the perf series, every
+# other one to the kernel series.
 set -eu
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -20,7 +21,7 @@ done
 knr=0
 pnr=0
 for commit in $(git rev-list --reverse base..HEAD); do
-	if git diff-tree --no-commit-id --name-only -r "$commit" | grep -qv '^tools/perf/'; then
+	if git diff-tree --no-commit-id --name-only -r "$commit" | grep -qvE '^tools/(perf|lib)/'; then
 		dir=kernel-patches
 		knr=$((knr + 1))
 		nr=$knr

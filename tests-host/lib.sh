@@ -56,6 +56,24 @@ show() {
 	done
 }
 
+# probe_offset OUT: the offset of the (first) probe perf probe -D wrote to OUT
+probe_offset() {
+	sed -n 's/.*:\(0x[0-9a-f]*\).*/\1/p' "$1" | head -n 1
+}
+
+# same_offset DESC WANT OUT [WHY]: one result, ok when the probe in OUT is
+# at WANT (WHY says what WANT is); else OUT and its stderr are shown
+same_offset() {
+	local got
+	got=$(probe_offset "$3")
+	if [ -n "$2" ] && [ "$2" = "$got" ]; then
+		result 0 "$1: $got${4:+, $4}"
+	else
+		result 1 "$1: '$got' instead of $2"
+		show "$3" "$3.err"
+	fi
+}
+
 done_testing() {
 	if [ "$tap_count" -ne "${tap_planned:-0}" ]; then
 		echo "# planned ${tap_planned:-0} results, ran $tap_count"

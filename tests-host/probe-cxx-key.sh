@@ -64,6 +64,9 @@ template <typename T> auto __attribute__((noinline)) cc(T t) -> decltype(const_c
 template int *cc<const int *>(const int *);
 extern "C" int my__vector_count(int x) { return x + 2; }
 extern "C" int my_const_cast_count(int x) { return x + 3; }
+namespace a { int __attribute__((noinline)) foo(int x) { return x + 5; } }
+namespace b { int __attribute__((noinline)) foo_x(int x) { return x + 6; } }
+namespace c { int __attribute__((noinline)) fooabc(int x) { return x + 7; } }
 CC
 g++ -O1 -shared -fPIC -o "$tmp/libv.so" "$tmp/v.cc"
 
@@ -98,7 +101,7 @@ paste -d '\n' "$tmp/mangled" "$tmp/demangled" | awk '
 	}
 	END { for (w in seen) print w }' | sort > "$tmp/words"
 
-plan $((13 + $(wc -l < "$tmp/words")))
+plan $((15 + $(wc -l < "$tmp/words")))
 
 # funcs_as_stock DESC BIN: the -F --funcs='*' lists (stock's each name once)
 funcs_as_stock() {
@@ -123,6 +126,19 @@ funcs_as_stock "libstdc++ -F" "$libstdcxx"
 same_as_stock "libk.so *legacy* (Rust)" "$tmp/libk.so" 'e8=*legacy*'
 same_as_stock "libv.so *__vector*" "$tmp/libv.so" 'e6=*__vector*'
 same_as_stock "libv.so *const_cast*" "$tmp/libv.so" 'e7=*const_cast*'
+# ']' right after '[' is a member of the class, not its end: the key
+# is "foo", not "abc"
+same_as_stock "libv.so []abc]\\:\\:foo* (']' first in a class)" "$tmp/libv.so" 'e9=[]abc]\:\:foo*'
+# a word no symbol holds: the error of a miss, not of a stripped file
+run_probe "$STOCK" "$tmp/s" -x "$tmp/libv.so" -D 'e10=zzzfoo'
+run_probe "$OURS" "$tmp/o" -x "$tmp/libv.so" -D 'e10=zzzfoo'
+if [ "$(head -n 1 "$tmp/s.err")" = "$(head -n 1 "$tmp/o.err")" ] &&
+   [ "$(cat "$tmp/s.rc")" = "$(cat "$tmp/o.rc")" ]; then
+	result 0 "libv.so zzzfoo (no symbol holds the word): '$(head -n 1 "$tmp/o.err")' as stock"
+else
+	result 1 "libv.so zzzfoo (no symbol holds the word): not as stock"
+	show "$tmp/s.err" "$tmp/o.err"
+fi
 while read -r w; do
 	same_as_stock "libstdc++ *$w*" "$libstdcxx" "w=*$w*"
 done < "$tmp/words"

@@ -45,18 +45,12 @@ done
 # as_ref ID BIN PROBE [OPTION]: -D PROBE on BIN (with OPTION) gives the
 # offset it gives on ref
 as_ref() {
-	local d=$tmp/$1 want got
+	local d=$tmp/$1
 	local -a opt=("${@:4}")
 	run_probe "$OURS" "$tmp/r" -q -x "$d/ref" -D "$3"
 	run_probe "$OURS" "$tmp/o" -q "${opt[@]}" -x "$d/$2" -D "$3"
-	want=$(sed -n 's/.*:\(0x[0-9a-f]*\).*/\1/p' "$tmp/r")
-	got=$(sed -n 's/.*:\(0x[0-9a-f]*\).*/\1/p' "$tmp/o")
-	if [ -n "$want" ] && [ "$want" = "$got" ]; then
-		result 0 "$1 $2 ${opt[*]} -D '$3': $got, as the unstripped file"
-	else
-		result 1 "$1 $2 ${opt[*]} -D '$3': '$got' instead of $want"
-		show "$tmp/o" "$tmp/o.err"
-	fi
+	same_offset "$1 $2 ${opt[*]} -D '$3'" "$(probe_offset "$tmp/r")" "$tmp/o" \
+		"as the unstripped file"
 }
 
 # a stale distro debuginfo file (/usr/lib/debug/PATH.debug, here under

@@ -8,7 +8,9 @@ set -eu
 . "$(dirname "$0")/lib.sh"
 
 tests=("DSO data read" "DSO data cache" "DSO data reopen" "maps__merge_in"
-	"Demangle Java" "Demangle OCaml" "Probe SDT events")
+	"Demangle Java" "Demangle OCaml" "Probe SDT events" "kallsyms parsing"
+	"Demangle in threads" "Symbol insertion in address order"
+	"strfilter rules without globbing")
 plan ${#tests[@]}
 "$OURS" test list > "$tmp/list" 2>&1
 for t in "${tests[@]}"; do
