@@ -67,6 +67,10 @@ extern "C" int my_const_cast_count(int x) { return x + 3; }
 namespace a { int __attribute__((noinline)) foo(int x) { return x + 5; } }
 namespace b { int __attribute__((noinline)) foo_x(int x) { return x + 6; } }
 namespace c { int __attribute__((noinline)) fooabc(int x) { return x + 7; } }
+#include <string>
+std::string __attribute__((noinline)) abi_one(int x) { return std::to_string(x); }
+std::string __attribute__((noinline)) abi_two(int x) { return std::to_string(x + 1); }
+std::string __attribute__((noinline)) abcdefgh_x(int x) { return std::to_string(x + 2); }
 CC
 g++ -O1 -shared -fPIC -o "$tmp/libv.so" "$tmp/v.cc"
 
@@ -101,7 +105,7 @@ paste -d '\n' "$tmp/mangled" "$tmp/demangled" | awk '
 	}
 	END { for (w in seen) print w }' | sort > "$tmp/words"
 
-plan $((15 + $(wc -l < "$tmp/words")))
+plan $((16 + $(wc -l < "$tmp/words")))
 
 # funcs_as_stock DESC BIN: the -F --funcs='*' lists (stock's each name once)
 funcs_as_stock() {
@@ -129,6 +133,9 @@ same_as_stock "libv.so *const_cast*" "$tmp/libv.so" 'e7=*const_cast*'
 # ']' right after '[' is a member of the class, not its end: the key
 # is "foo", not "abc"
 same_as_stock "libv.so []abc]\\:\\:foo* (']' first in a class)" "$tmp/libv.so" 'e9=[]abc]\:\:foo*'
+# an escaped '[' is no class: "abcdefgh" is a class's, not a key, which
+# would find abcdefgh_x[abi:cxx11] alone
+same_as_stock "libv.so *\\\\[[]abcdefgh]bi\\:cxx11] (escaped '[')" "$tmp/libv.so" 'e11=*\\[[]abcdefgh]bi\:cxx11]'
 # a word no symbol holds: the error of a miss, not of a stripped file
 run_probe "$STOCK" "$tmp/s" -x "$tmp/libv.so" -D 'e10=zzzfoo'
 run_probe "$OURS" "$tmp/o" -x "$tmp/libv.so" -D 'e10=zzzfoo'

@@ -12,7 +12,7 @@ set -eu
 # shellcheck source=tests-host/lib.sh
 . "$(dirname "$0")/lib.sh"
 
-plan 31
+plan 35
 
 cp "$(dirname "$0")/fixtures/t.c" "$tmp/t.c"
 # the other build: other code before t_leaf, so other offsets
@@ -64,6 +64,29 @@ done
 cp "$tmp/nobid/stale/t.debug" "$tmp/root/usr/lib/debug$tmp/nobid/ref.debug"
 for p in t_leaf t_loop; do
 	as_ref nobid ref "$p" --symfs="$tmp/root"
+done
+# a program without DWARF, build-id or link, whose only symbols are its
+# own .symtab: a distro debug file of another build under --symfs cannot
+# be told from one of its build, and is not used
+mkdir -p "$tmp/plain" "$tmp/root/usr/lib/debug$tmp/plain"
+gcc -O1 -Wl,--build-id=none -o "$tmp/plain/ref" "$tmp/t.c"
+gcc -O1 -Wl,--build-id=none -o "$tmp/plain/t2" "$tmp/t2.c"
+objcopy --only-keep-debug "$tmp/plain/t2" "$tmp/root/usr/lib/debug$tmp/plain/ref.debug"
+for p in t_leaf t_loop; do
+	as_ref plain ref "$p" --symfs="$tmp/root"
+done
+
+# a static program (no .dynsym in any file) without DWARF, stripped, its
+# symbols in the debug file its link names: the offsets are the program's,
+# not those of the debug file's program headers
+mkdir -p "$tmp/static"
+gcc -O1 -static -o "$tmp/static/ref" "$tmp/t.c"
+cp "$tmp/static/ref" "$tmp/static/t"
+objcopy --only-keep-debug "$tmp/static/t" "$tmp/static/t.debug"
+strip "$tmp/static/t"
+objcopy --add-gnu-debuglink="$tmp/static/t.debug" "$tmp/static/t"
+for p in t_leaf t_loop; do
+	as_ref static t "$p"
 done
 
 run_probe "$OURS" "$tmp/w" --symfs="$tmp/root" -x "$tmp/bid/good/t" -D t_leaf
