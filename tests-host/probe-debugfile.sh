@@ -12,7 +12,7 @@ set -eu
 # shellcheck source=tests-host/lib.sh
 . "$(dirname "$0")/lib.sh"
 
-plan 35
+plan 37
 
 cp "$(dirname "$0")/fixtures/t.c" "$tmp/t.c"
 # the other build: other code before t_leaf, so other offsets
@@ -74,6 +74,18 @@ gcc -O1 -Wl,--build-id=none -o "$tmp/plain/t2" "$tmp/t2.c"
 objcopy --only-keep-debug "$tmp/plain/t2" "$tmp/root/usr/lib/debug$tmp/plain/ref.debug"
 for p in t_leaf t_loop; do
 	as_ref plain ref "$p" --symfs="$tmp/root"
+done
+
+# the same program stripped of all symbols, with the right distro debug
+# file: there is nothing else to use, and it is used
+mkdir -p "$tmp/nosyms" "$tmp/root/usr/lib/debug$tmp/nosyms" "$tmp/root$tmp/nosyms"
+cp "$tmp/plain/ref" "$tmp/nosyms/ref"
+cp "$tmp/plain/ref" "$tmp/nosyms/t"
+objcopy --only-keep-debug "$tmp/nosyms/t" "$tmp/root/usr/lib/debug$tmp/nosyms/t.debug"
+strip -s "$tmp/nosyms/t"
+cp "$tmp/nosyms/t" "$tmp/root$tmp/nosyms/t"
+for p in t_leaf t_loop; do
+	as_ref nosyms t "$p" --symfs="$tmp/root"
 done
 
 # a static program (no .dynsym in any file) without DWARF, stripped, its
