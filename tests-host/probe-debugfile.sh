@@ -12,7 +12,7 @@ set -eu
 # shellcheck source=tests-host/lib.sh
 . "$(dirname "$0")/lib.sh"
 
-plan 37
+plan 38
 
 cp "$(dirname "$0")/fixtures/t.c" "$tmp/t.c"
 # the other build: other code before t_leaf, so other offsets
@@ -75,6 +75,11 @@ objcopy --only-keep-debug "$tmp/plain/t2" "$tmp/root/usr/lib/debug$tmp/plain/ref
 for p in t_leaf t_loop; do
 	as_ref plain ref "$p" --symfs="$tmp/root"
 done
+# a miss loads the symbols twice (the second time to suggest names): the
+# file not used is named once
+run_probe "$OURS" "$tmp/m" --symfs="$tmp/root" -x "$tmp/plain/ref" -D t_nosuch
+check "a miss names the debug file not used once ($(grep -c 'Not using' "$tmp/m.err" || true))" \
+	test "$(grep -c 'Not using' "$tmp/m.err")" -eq 1
 
 # the same program stripped of all symbols, with the right distro debug
 # file: there is nothing else to use, and it is used
