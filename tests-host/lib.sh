@@ -56,6 +56,16 @@ show() {
 	done
 }
 
+# wait_file FILE: wait up to 5 s for FILE to exist (a process's "ready")
+wait_file() {
+	local i
+	for i in $(seq 50); do
+		[ -e "$1" ] && return 0
+		sleep 0.1
+	done
+	echo "# waited 5 s for $1 (try $i)"
+}
+
 # probe_offset OUT: the offset of the (first) probe perf probe -D wrote to OUT
 probe_offset() {
 	sed -n 's/.*:\(0x[0-9a-f]*\).*/\1/p' "$1" | head -n 1

@@ -30,9 +30,9 @@ mkdir -p "$tmp/ns"
 gcc -O1 -o "$tmp/ns/t" "$tmp/t.c"
 gcc -O1 -o "$tmp/t2" "$tmp/t2.c"
 run_probe "$OURS" "$tmp/r" -q -x "$tmp/t2" -D t_leaf
-want=$(sed -n 's/.*:\(0x[0-9a-f]*\).*/\1/p' "$tmp/r")
+want=$(probe_offset "$tmp/r")
 run_probe "$OURS" "$tmp/h" -q -x "$tmp/ns/t" -D t_leaf
-here=$(sed -n 's/.*:\(0x[0-9a-f]*\).*/\1/p' "$tmp/h")
+here=$(probe_offset "$tmp/h")
 
 # the process: in its own mount namespace, t2 mounted over ns/t
 # shellcheck disable=SC2016
@@ -40,10 +40,7 @@ unshare -m --propagation private sh -c \
 	'mount --bind "$0" "$1" && touch "$1.ready" && exec sleep 60' \
 	"$tmp/t2" "$tmp/ns/t" &
 pid=$!
-for _ in $(seq 50); do
-	[ -e "$tmp/ns/t.ready" ] && break
-	sleep 0.1
-done
+wait_file "$tmp/ns/t.ready"
 
 run_probe "$OURS" "$tmp/a" -q --target-ns "$pid" -x "$tmp/ns/t" -D t_leaf
 run_probe "$OURS" "$tmp/b" -q -x "$tmp/ns/t" -D t_leaf --target-ns "$pid"
@@ -66,7 +63,7 @@ CC
 mkdir -p "$tmp/lib" "$tmp/home"
 gcc -O1 -shared -fPIC -Wl,--build-id -o "$tmp/lib/libbid.so" "$tmp/b.c"
 run_probe "$OURS" "$tmp/r" -q -x "$tmp/lib/libbid.so" -D hidden_fn
-want=$(sed -n 's/.*:\(0x[0-9a-f]*\).*/\1/p' "$tmp/r")
+want=$(probe_offset "$tmp/r")
 bid=$(readelf -n "$tmp/lib/libbid.so" | awk '/Build ID/ { print $3 }')
 mkdir -p "$tmp/home/.debug/.build-id/${bid:0:2}/${bid:2}"
 objcopy --only-keep-debug "$tmp/lib/libbid.so" \
@@ -77,16 +74,13 @@ unshare -m --propagation private sh -c \
 	'mount -t tmpfs none "$0" && touch "$1" && exec sleep 60' \
 	"$tmp/home" "$tmp/lib/ready" &
 pid=$!
-for _ in $(seq 50); do
-	[ -e "$tmp/lib/ready" ] && break
-	sleep 0.1
-done
+wait_file "$tmp/lib/ready"
 HOME=$tmp/home run_probe "$OURS" "$tmp/c" --target-ns "$pid" \
 	-x "$tmp/lib/libbid.so" -D hidden_fn
 kill "$pid" 2> /dev/null || true
 wait "$pid" 2> /dev/null || true
 check "a local function of a stripped library, from the build-id cache ($want)" \
-	test -n "$want" -a "$(sed -n 's/.*:\(0x[0-9a-f]*\).*/\1/p' "$tmp/c")" = "$want"
+	test -n "$want" -a "$(probe_offset "$tmp/c")" = "$want"
 check "  ... without a warning ($(head -n 1 "$tmp/c.err"))" \
 	test ! -s "$tmp/c.err"
 done_testing
