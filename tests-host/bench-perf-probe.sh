@@ -13,6 +13,7 @@
 # warm-up run of each (page cache); the lowest wall time of each is kept,
 # which is the least disturbed by other load on the machine, and
 # ours/stock printed (goal: <= 0.5 for probe, <= 0.7 for report).
+# "perf version" is measured too: the start-up that every row includes.
 # Nothing touches tracefs.
 set -eu
 
@@ -80,6 +81,8 @@ bench() {
 }
 
 echo "perf wall time, lowest of $RUNS runs each (ours: $OURS, stock: $STOCK)"
+# the floor under every row: starting perf (exec, dynamic linking), no work
+bench "start-up only" "version" version
 lib=$(biggest_lib)
 for bin in "$OURS" "$lib"; do
 	fn=$(first_func "$bin")
