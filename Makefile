@@ -251,7 +251,8 @@ checkpatch: prepare
 lint: checkpatch
 	shellcheck -x qemu/*.sh scripts/*.sh perf-tests/*.sh perf-tests/lib/*.sh perf-tests/soak/*.sh tests-host/*.sh .ci/run
 	$(MAKE) -C workloads OUT=$(BUILD)/lint-workloads
-	gcc -Wall -Wextra -Werror -fsyntax-only qemu/insn-profile.c qemu/tsc-khz.c
+	gcc -Wall -Wextra -Werror -fsyntax-only qemu/insn-profile.c qemu/tsc-khz.c \
+		tests-host/fixtures/*.c
 
 clean:
 	rm -rf $(BUILD)

@@ -3,13 +3,18 @@
 # made to share prefixes of 7, 8, 9, 15, 16 and 17 bytes, names that are
 # prefixes of others, and random names over "ab_" (many shared prefixes)
 # must come out in strcmp() order, each once, as stock's list sorted.
+# The names come from the file probed, which may be made against the
+# sort: names sharing a 1 MiB prefix (the sort once recursed for each 8
+# bytes of it and overflowed its stack), and 100,000 names in an order
+# that defeats the median of three (sort-adversary.c: the sort was
+# quadratic, 30 times as long as for the same names shuffled).
 #
 # Usage: probe-func-list.sh   (env: OURS, STOCK)
 set -eu
 # shellcheck source=tests-host/lib.sh
 . "$(dirname "$0")/lib.sh"
 
-plan 4
+plan 7
 awk 'BEGIN {
 	srand(7)
 	split("abcdefg abcdefgh abcdefghi abcdefghijklmno abcdefghijklmnop abcdefghijklmnopq", base)
@@ -44,4 +49,41 @@ check "-F '*' lists the local name twice made once" \
 run_probe "$STOCK" "$tmp/stock" -q -x "$tmp/libfl.so" -F '*'
 sort -u "$tmp/stock" > "$tmp/stock.u"
 check "-F '*' is stock's list, sorted, each name once" cmp -s "$tmp/stock.u" "$tmp/all"
+
+# functions_s: assembler for one local function per name on stdin, at
+# addresses in that order (-F takes them in address order)
+functions_s() {
+	awk 'BEGIN { print ".text" }
+	{ printf ".type %s,@function\n%s: ret\n.size %s, 1\n", $1, $1, $1 }'
+}
+
+awk 'BEGIN { p = sprintf("%1048576s", ""); gsub(/ /, "a", p)
+	for (i = 0; i < 8; i++) print p i }' | functions_s > "$tmp/long.s"
+gcc -shared -nostdlib -o "$tmp/liblong.so" "$tmp/long.s"
+run_probe "$OURS" "$tmp/long" -q -x "$tmp/liblong.so" -F
+check "-F of 8 names sharing a 1 MiB prefix: exit $(cat "$tmp/long.rc"), $(wc -l < "$tmp/long") names" \
+	test "$(cat "$tmp/long.rc")" -eq 0 -a "$(wc -l < "$tmp/long")" -eq 8
+
+# cpu_ms PERF ARGS...: user and system time of perf ARGS, in ms
+cpu_ms() {
+	python3 -c '
+import resource, subprocess, sys
+subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+r = resource.getrusage(resource.RUSAGE_CHILDREN)
+print(int((r.ru_utime + r.ru_stime) * 1000))' "$@"
+}
+gcc -O2 -o "$tmp/sort-adversary" "$(dirname "$0")/fixtures/sort-adversary.c"
+"$tmp/sort-adversary" 100000 > "$tmp/adv.names"
+functions_s < "$tmp/adv.names" > "$tmp/adv.s"
+awk 'BEGIN { srand(1) } { print rand(), $0 }' "$tmp/adv.names" | sort -n |
+	cut -d' ' -f2 | functions_s > "$tmp/shuffled.s"
+gcc -shared -nostdlib -o "$tmp/libadv.so" "$tmp/adv.s"
+gcc -shared -nostdlib -o "$tmp/libshuffled.so" "$tmp/shuffled.s"
+adv=$(cpu_ms "$OURS" probe -q -x "$tmp/libadv.so" -F)
+shuffled=$(cpu_ms "$OURS" probe -q -x "$tmp/libshuffled.so" -F)
+check "-F of 100,000 names made against the sort: ${adv} ms, shuffled ${shuffled} ms (at most 5 times + 200 ms)" \
+	test "$adv" -le $((5 * shuffled + 200))
+run_probe "$OURS" "$tmp/adv" -q -x "$tmp/libadv.so" -F
+check "-F of the names made against the sort is sorted ($(wc -l < "$tmp/adv") names)" \
+	bash -c "sort -u '$tmp/adv.names' | cmp -s - '$tmp/adv'"
 done_testing
