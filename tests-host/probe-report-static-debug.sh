@@ -1,0 +1,58 @@
+#!/bin/bash
+# perf report of a stripped static program whose symbols are in a
+# separate debug file (.gnu_debuglink).  A static program has no .dynsym,
+# so perf took the debug file for its runtime image too, and placed the
+# symbols through the debug file's program headers: every sample was
+# named after the wrong symbol (stock: "step2_jumps.7+0xff...c00026" for
+# a program spinning in spin_here).  Ours must name the samples as the
+# unstripped program does.
+#
+# Usage: probe-report-static-debug.sh   (env: OURS, STOCK)
+set -eu
+# shellcheck source=tests-host/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+plan 2
+cat > "$tmp/s.c" <<'C'
+volatile unsigned long sink;
+void __attribute__((noinline)) spin_here(unsigned long n)
+{
+	unsigned long i;
+
+	for (i = 0; i < n; i++)
+		sink += i;
+}
+int main(void)
+{
+	spin_here(100000000UL);
+	return 0;
+}
+C
+mkdir -p "$tmp/ref" "$tmp/run"
+gcc -O1 -static -o "$tmp/ref/s" "$tmp/s.c"
+cp "$tmp/ref/s" "$tmp/run/s"
+objcopy --only-keep-debug "$tmp/run/s" "$tmp/run/s.debug"
+strip "$tmp/run/s"
+objcopy --add-gnu-debuglink="$tmp/run/s.debug" "$tmp/run/s"
+
+if ! "$STOCK" record -q -N -e cpu-clock:u -o "$tmp/s.data" "$tmp/run/s" > /dev/null 2>&1; then
+	echo "ok 1 # SKIP perf record is not allowed here"
+	echo "ok 2 # SKIP perf record is not allowed here"
+	exit 0
+fi
+# report_syms PERF: the samples by symbol, from the program's file
+report_syms() {
+	"$1" report -i "$tmp/s.data" --stdio --sort sym 2> /dev/null | grep '%' || true
+}
+report_syms "$OURS" > "$tmp/ours"
+# the reference: the unstripped program in the stripped one's place
+cp "$tmp/run/s" "$tmp/stripped"
+cp "$tmp/ref/s" "$tmp/run/s"
+report_syms "$STOCK" > "$tmp/ref.txt"
+cp "$tmp/stripped" "$tmp/run/s"
+
+check "samples in $(awk '{ print $NF; exit }' "$tmp/ours"), as in the unstripped program" \
+	grep -q ' spin_here$' "$tmp/ours"
+check "the whole report is the unstripped program's ($(wc -l < "$tmp/ref.txt") lines)" \
+	cmp -s "$tmp/ref.txt" "$tmp/ours"
+done_testing
