@@ -5,14 +5,17 @@
 # symbols through the debug file's program headers: every sample was
 # named after the wrong symbol (stock: "step2_jumps.7+0xff...c00026" for
 # a program spinning in spin_here).  Ours must name the samples as the
-# unstripped program does.
+# unstripped program does.  And a dynamic program must still take its
+# own file for its code, even when a file without a .dynsym that holds
+# code (here another, static program) is found first at a distro debug
+# path (a first version of the fix took that one: no symbol).
 #
 # Usage: probe-report-static-debug.sh   (env: OURS, STOCK)
 set -eu
 # shellcheck source=tests-host/lib.sh
 . "$(dirname "$0")/lib.sh"
 
-plan 2
+plan 3
 cat > "$tmp/s.c" <<'C'
 volatile unsigned long sink;
 void __attribute__((noinline)) spin_here(unsigned long n)
@@ -38,6 +41,7 @@ objcopy --add-gnu-debuglink="$tmp/run/s.debug" "$tmp/run/s"
 if ! "$STOCK" record -q -N -e cpu-clock:u -o "$tmp/s.data" "$tmp/run/s" > /dev/null 2>&1; then
 	echo "ok 1 # SKIP perf record is not allowed here"
 	echo "ok 2 # SKIP perf record is not allowed here"
+	echo "ok 3 # SKIP perf record is not allowed here"
 	exit 0
 fi
 # report_syms PERF: the samples by symbol, from the program's file
@@ -55,4 +59,19 @@ check "samples in $(awk '{ print $NF; exit }' "$tmp/ours"), as in the unstripped
 	grep -q ' spin_here$' "$tmp/ours"
 check "the whole report is the unstripped program's ($(wc -l < "$tmp/ref.txt") lines)" \
 	cmp -s "$tmp/ref.txt" "$tmp/ours"
+
+# a stripped dynamic program without build-id, its functions in .dynsym;
+# under --symfs, the stripped static program at /usr/lib/debug/PATH
+mkdir -p "$tmp/dyn"
+gcc -O1 -rdynamic -Wl,--build-id=none -o "$tmp/dyn/d" "$tmp/s.c"
+strip "$tmp/dyn/d"
+"$STOCK" record -q -N -e cpu-clock:u -o "$tmp/d.data" "$tmp/dyn/d" > /dev/null 2>&1
+root=$tmp/root
+mkdir -p "$root$tmp/dyn" "$root/usr/lib/debug$tmp/dyn"
+cp "$tmp/dyn/d" "$root$tmp/dyn/d"
+cp "$tmp/run/s" "$root/usr/lib/debug$tmp/dyn/d"
+"$OURS" report -i "$tmp/d.data" --symfs="$root" --stdio --sort sym 2> /dev/null |
+	grep '%' > "$tmp/dyn.ours" || true
+check "a dynamic program with a static one at its debug path: $(awk '{ print $NF; exit }' "$tmp/dyn.ours")" \
+	grep -q ' spin_here$' "$tmp/dyn.ours"
 done_testing
