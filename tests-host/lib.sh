@@ -84,6 +84,20 @@ same_offset() {
 	fi
 }
 
+# usage WHAT OUT CMD...: CMD with stdout in OUT (stderr dropped); prints
+# its peak RSS in KiB (WHAT maxrss) or its user and system time in ms
+# (WHAT cpu_ms)
+usage() {
+	python3 -c '
+import resource, subprocess, sys
+with open(sys.argv[2], "w") as out:
+    subprocess.run(sys.argv[3:], stdin=subprocess.DEVNULL, stdout=out,
+                   stderr=subprocess.DEVNULL)
+r = resource.getrusage(resource.RUSAGE_CHILDREN)
+print(r.ru_maxrss if sys.argv[1] == "maxrss" else
+      int((r.ru_utime + r.ru_stime) * 1000))' "$@"
+}
+
 done_testing() {
 	if [ "$tap_count" -ne "${tap_planned:-0}" ]; then
 		echo "# planned ${tap_planned:-0} results, ran $tap_count"

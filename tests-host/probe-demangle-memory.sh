@@ -35,16 +35,8 @@ BEGIN {
 }' >> "$tmp/lib.c"
 gcc -shared -fPIC -O0 -o "$tmp/libdm.so" "$tmp/lib.c"
 
-# peak_kb OUT PERF ARGS...: perf ARGS to OUT; prints the peak RSS in KiB
-peak_kb() {
-	python3 -c '
-import resource, subprocess, sys
-with open(sys.argv[1], "w") as out:
-    subprocess.run(sys.argv[2:], stdout=out, stderr=subprocess.DEVNULL)
-print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)' "$@"
-}
-ours=$(peak_kb "$tmp/ours" "$OURS" probe -v -x "$tmp/libdm.so" -F '*')
-stock=$(peak_kb "$tmp/stock" "$STOCK" probe -v -x "$tmp/libdm.so" -F '*')
+ours=$(usage maxrss "$tmp/ours" "$OURS" probe -v -x "$tmp/libdm.so" -F '*')
+stock=$(usage maxrss "$tmp/stock" "$STOCK" probe -v -x "$tmp/libdm.so" -F '*')
 check "-v -F peak memory: ours ${ours} KiB, stock ${stock} KiB (at most +25%)" \
 	test "$ours" -le $((stock + stock / 4))
 sort -u "$tmp/stock" > "$tmp/stock.u"

@@ -64,14 +64,6 @@ run_probe "$OURS" "$tmp/long" -q -x "$tmp/liblong.so" -F
 check "-F of 8 names sharing a 1 MiB prefix: exit $(cat "$tmp/long.rc"), $(wc -l < "$tmp/long") names" \
 	test "$(cat "$tmp/long.rc")" -eq 0 -a "$(wc -l < "$tmp/long")" -eq 8
 
-# cpu_ms PERF ARGS...: user and system time of perf ARGS, in ms
-cpu_ms() {
-	python3 -c '
-import resource, subprocess, sys
-subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-r = resource.getrusage(resource.RUSAGE_CHILDREN)
-print(int((r.ru_utime + r.ru_stime) * 1000))' "$@"
-}
 gcc -O2 -o "$tmp/sort-adversary" "$(dirname "$0")/fixtures/sort-adversary.c"
 "$tmp/sort-adversary" 100000 > "$tmp/adv.names"
 functions_s < "$tmp/adv.names" > "$tmp/adv.s"
@@ -79,8 +71,8 @@ awk 'BEGIN { srand(1) } { print rand(), $0 }' "$tmp/adv.names" | sort -n |
 	cut -d' ' -f2 | functions_s > "$tmp/shuffled.s"
 gcc -shared -nostdlib -o "$tmp/libadv.so" "$tmp/adv.s"
 gcc -shared -nostdlib -o "$tmp/libshuffled.so" "$tmp/shuffled.s"
-adv=$(cpu_ms "$OURS" probe -q -x "$tmp/libadv.so" -F)
-shuffled=$(cpu_ms "$OURS" probe -q -x "$tmp/libshuffled.so" -F)
+adv=$(usage cpu_ms /dev/null "$OURS" probe -q -x "$tmp/libadv.so" -F)
+shuffled=$(usage cpu_ms /dev/null "$OURS" probe -q -x "$tmp/libshuffled.so" -F)
 check "-F of 100,000 names made against the sort: ${adv} ms, shuffled ${shuffled} ms (at most 5 times + 200 ms)" \
 	test "$adv" -le $((5 * shuffled + 200))
 run_probe "$OURS" "$tmp/adv" -q -x "$tmp/libadv.so" -F
