@@ -1,7 +1,8 @@
 # perf-uprobes: kernel + perf from Debian's linux-source-6.1 with our series,
 # booted under QEMU, tested with perf in the guest.  See README.md.
 #
-#   make demo            the seed's session on malloc-graph, in the guest
+#   make demo            the seed's session on malloc-graph, in the guest, and
+#                        its flame graphs of calls and bytes (build/demo/*.html)
 #   make check           every test (TESTS=<glob> for some; EXTRA_TESTS=<dir> to add)
 #   make check-both      make check on fork, then on stock (each stock TODO must fail)
 #   make golden          remake 72's and 73's golden copies on stock
@@ -67,12 +68,24 @@ DEB_PACKAGES := linux-source-6.1 gcc make bc bison flex libelf-dev libdw-dev \
 	libnuma-dev zlib1g-dev pkg-config python3 git xz-utils gawk file \
 	coreutils findutils diffutils procps linux-perf g++ libc6-dbg \
 	libiberty-dev systemtap-sdt-dev gcc-multilib bpftrace bpftool gdb \
-	e2fsprogs clang-format
+	e2fsprogs clang-format python3-dev python3-setuptools curl chromium
+
+# The flame graphs of make demo: perf's flame graph report, run on the host
+# by a perf with libpython built from the fork tree (the guest's has none),
+# fills d3-flame-graph's template, pinned (5.0.0 no longer ships it).
+PERF_PY := $(BUILD)/obj/perf-py
+PERF_PY_DEST := $(BUILD)/obj/perf-py-install
+D3FG_VERSION := 4.1.3
+D3FG_SHA256 := 5b9fd58798daad7515db6e1a2224c1d939c11584f79da108706dbde3942363c4
+D3FG_DIR := $(BUILD)/d3-flame-graph-$(D3FG_VERSION)
+FLAMEGRAPH_ENV = PERF=$(PERF_PY)/perf PERF_CORE=$(PERF_PY_DEST)/usr/libexec/perf-core \
+	TEMPLATE=$(D3FG_DIR)/d3-flamegraph-base.html SYMFS=$(call GUEST_IMG,$(KERNEL)).d \
+	WORKLOADS=$(WORKLOADS)
 
 export CCACHE_DIR ?= $(HOME)/.ccache
 export CCACHE_MAXSIZE ?= 5G
 
-.PHONY: all deps prepare kernel perf workloads clients guest demo check \
+.PHONY: all deps prepare kernel perf perf-py flamegraph-tools workloads clients guest demo check \
 	bench bench-scale bench-perf bench-profile check-both check-host checkpatch golden perftest shell stress clean \
 	export-patches lint FORCE
 
@@ -103,6 +116,12 @@ kernel: prepare
 perf: prepare
 	@$(TOP)/scripts/build-perf.sh $(SRC) $(call PERF_OBJ,$(KERNEL)) $(call PERF_DEST,$(KERNEL))
 
+# perf with libpython, and the template: what scripts/flamegraphs.sh needs
+perf-py: prepare
+	@$(TOP)/scripts/build-perf.sh $(FORK_SRC) $(PERF_PY) $(PERF_PY_DEST) python
+$(D3FG_DIR)/d3-flamegraph-base.html: | deps
+	@$(TOP)/scripts/fetch-d3-flame-graph.sh $(D3FG_VERSION) $(D3FG_SHA256) $(D3FG_DIR)
+flamegraph-tools: perf-py $(D3FG_DIR)/d3-flamegraph-base.html
 workloads: deps
 	@$(MAKE) -s -C $(TOP)/workloads OUT=$(WORKLOADS)
 
@@ -138,9 +157,20 @@ check-host: perf workloads
 		$(TOP)/tests-host/run.sh $(BUILD)/check-host
 
 # The host test checks our perf; KERNEL=stock builds stock's, so it is skipped.
-check: $(if $(filter fork,$(KERNEL)),check-host) kernel guest
+# Then, on fork, the flame graphs of the guest's 22-malloc-profile in
+# headless Chromium (tests-host/flamegraph-browser.sh; PNGs in build/demo/check).
+check: $(if $(filter fork,$(KERNEL)),check-host flamegraph-tools) kernel guest
 	@$(RUN) $(BOOT) --mode check --out $(BUILD)/check-$(KERNEL)$(KSUFFIX) \
 		--tests '$(TESTS)' $(if $(EXTRA_TESTS),--extra $(abspath $(EXTRA_TESTS)))
+ifeq ($(KERNEL),fork)
+	@data=$(BUILD)/check-$(KERNEL)$(KSUFFIX)/22-malloc-profile; \
+	if [ -f $$data/profile/perf.data ]; then \
+		echo "HOST flame graphs of the guest's malloc profile, in Chromium"; \
+		$(FLAMEGRAPH_ENV) $(TOP)/tests-host/flamegraph-browser.sh $$data $(BUILD)/demo/check; \
+	else \
+		echo "HOST flame graphs: skipped, TESTS='$(TESTS)' left out 22-malloc-profile"; \
+	fi
+endif
 
 # Both kernels' checks: fork's as above, then stock's, where every TODO
 # (known_stock_limit) must fail, so the stock defects our tests claim are
@@ -161,9 +191,17 @@ stress: kernel guest
 		--out $(BUILD)/stress-$(KERNEL)$(KSUFFIX) --tests soak \
 		--extra $(TOP)/perf-tests/soak --stress-seconds $(STRESS_SECONDS)
 
-demo: kernel guest
+# The seed's session, then malloc-graph's allocation profile made into
+# flame graphs of calls and of bytes, checked and shot in Chromium.
+demo: kernel guest flamegraph-tools
 	@$(RUN) $(BOOT) --mode demo --out $(BUILD)/demo
+	@$(FLAMEGRAPH_ENV) $(TOP)/tests-host/flamegraph-browser.sh $(BUILD)/demo/demo \
+		$(BUILD)/demo > $(BUILD)/demo/flamegraph-check.txt || \
+		{ cat $(BUILD)/demo/flamegraph-check.txt; exit 1; }
+	@cat $(BUILD)/demo/bytes-top10.txt
 	@echo "perf.data and report.txt are in $(BUILD)/demo/demo/"
+	@echo "flame graphs: $(BUILD)/demo/flamegraph-calls.html $(BUILD)/demo/flamegraph-bytes.html"
+	@echo "bytes table: $(BUILD)/demo/bytes-top10.txt; screenshots: $(BUILD)/demo/flamegraph-*.png"
 
 # perf probe -F/-D speed on big binaries, ours vs stock perf, on the host.
 bench-perf: perf
@@ -253,6 +291,8 @@ lint: checkpatch
 	$(MAKE) -C workloads OUT=$(BUILD)/lint-workloads
 	gcc -Wall -Wextra -Werror -fsyntax-only qemu/insn-profile.c qemu/tsc-khz.c \
 		tests-host/fixtures/*.c
+	python3 -c 'import sys; [compile(open(f).read(), f, "exec") for f in sys.argv[1:]]' \
+		scripts/malloc-bytes.py tests-host/flamegraph-dom.py
 
 clean:
 	rm -rf $(BUILD)

@@ -148,7 +148,11 @@ qemu=(qemu-system-x86_64 -accel "$accel_opt" -cpu "$cpu" -smp "$cpus" -m "$mem" 
       "${plugin[@]}")
 
 if [ "$mode" = shell ]; then
-	"${qemu[@]}" -serial mon:stdio -serial "file:$logs/tap.log"
+	"${qemu[@]}" -serial mon:stdio -serial "file:$logs/tap.log" || true
+	# what the session left in the guest's /results
+	tar -xf "$out/results.img" -C "$out" 2>/dev/null || true
+	rm -f "$out/results.img" "$out/initrd.cpio"
+	echo "the guest's /results are in $out"
 	exit 0
 fi
 

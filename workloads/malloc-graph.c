@@ -10,7 +10,8 @@
  *   malloc <- rec_leaf <- recurse x4 <- main         (recursive)    CHAIN_REC
  *   malloc <- thread_leaf <- thread_main             (2nd thread)   CHAIN_THREAD
  *
- * "malloc-graph --expect" prints the table the tests compare against.
+ * "malloc-graph --expect" prints the table the tests compare against, and
+ * "--expect-bytes" the bytes each chain asks for, in the same form.
  * "malloc-graph --hold FILE" prints "malloc-graph: done" once both threads
  * are done, and both wait until FILE exists before they exit, so that a
  * tracer can still read the maps of each to name the frames.
@@ -43,7 +44,7 @@ __attribute__((noinline)) void *alloc_leaf(size_t n)
 __attribute__((noinline)) void alloc_mid(int count)
 {
 	for (int i = 0; i < count; i++)
-		free(alloc_leaf(16 + i % 8));
+		free(alloc_leaf(DIRECT_SIZE(i)));
 }
 
 __attribute__((noinline)) void path_direct(void)
@@ -55,13 +56,13 @@ __attribute__((noinline)) void path_direct(void)
 __attribute__((noinline)) void path_short(void)
 {
 	for (int i = 0; i < CHAIN_SHORT; i++)
-		free(alloc_leaf(64));
+		free(alloc_leaf(SHORT_SIZE));
 	keep(NULL);
 }
 
 __attribute__((noinline)) void *rec_leaf(void)
 {
-	void *p = malloc(24);
+	void *p = malloc(REC_SIZE);
 
 	keep(p);
 	return p;
@@ -78,7 +79,7 @@ __attribute__((noinline)) void recurse(int depth)
 
 __attribute__((noinline)) void *thread_leaf(void)
 {
-	void *p = malloc(48);
+	void *p = malloc(THREAD_SIZE);
 
 	keep(p);
 	return p;
@@ -107,16 +108,27 @@ __attribute__((noinline)) void *thread_main(void *arg)
 	return NULL;
 }
 
-static void print_expect(void)
+/* Each chain with its calls, or with the bytes they ask for if @bytes */
+static void print_expect(int bytes)
 {
-	printf("%d malloc;alloc_leaf;alloc_mid;path_direct;main\n", CHAIN_DIRECT);
-	printf("%d malloc;alloc_leaf;path_short;main\n", CHAIN_SHORT);
-	printf("%d malloc;lib_leaf;lib_entry;main\n", CHAIN_LIB);
-	printf("%d malloc;rec_leaf", CHAIN_REC);
+	long direct = 0, lib = 0;
+
+	for (int i = 0; i < CHAIN_DIRECT; i++)
+		direct += DIRECT_SIZE(i);
+	for (int i = 0; i < CHAIN_LIB; i++)
+		lib += LIB_SIZE(i);
+	printf("%ld malloc;alloc_leaf;alloc_mid;path_direct;main\n",
+	       bytes ? direct : CHAIN_DIRECT);
+	printf("%ld malloc;alloc_leaf;path_short;main\n",
+	       bytes ? (long)CHAIN_SHORT * SHORT_SIZE : CHAIN_SHORT);
+	printf("%ld malloc;lib_leaf;lib_entry;main\n", bytes ? lib : CHAIN_LIB);
+	printf("%ld malloc;rec_leaf",
+	       bytes ? (long)CHAIN_REC * REC_SIZE : CHAIN_REC);
 	for (int i = 0; i < REC_DEPTH; i++)
 		printf(";recurse");
 	printf(";main\n");
-	printf("%d malloc;thread_leaf;thread_main\n", CHAIN_THREAD);
+	printf("%ld malloc;thread_leaf;thread_main\n",
+	       bytes ? (long)CHAIN_THREAD * THREAD_SIZE : CHAIN_THREAD);
 }
 
 int main(int argc, char **argv)
@@ -124,8 +136,9 @@ int main(int argc, char **argv)
 	int thread_count = CHAIN_THREAD;
 	pthread_t thread;
 
-	if (argc > 1 && !strcmp(argv[1], "--expect")) {
-		print_expect();
+	if (argc > 1 && (!strcmp(argv[1], "--expect") ||
+			 !strcmp(argv[1], "--expect-bytes"))) {
+		print_expect(!strcmp(argv[1], "--expect-bytes"));
 		return 0;
 	}
 	if (argc > 2 && !strcmp(argv[1], "--hold"))

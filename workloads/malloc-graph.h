@@ -10,4 +10,11 @@ static inline void keep(void *p)
 
 void lib_entry(int count);
 
+/* The bytes each chain's i-th call asks malloc() for ("--expect-bytes") */
+#define DIRECT_SIZE(i)	(16 + (i) % 8)
+#define SHORT_SIZE	64
+#define LIB_SIZE(i)	(32 + (i) % 8)
+#define REC_SIZE	24
+#define THREAD_SIZE	48
+
 #endif

@@ -14,5 +14,5 @@ __attribute__((noinline)) void *lib_leaf(size_t n)
 __attribute__((noinline)) void lib_entry(int count)
 {
 	for (int i = 0; i < count; i++)
-		free(lib_leaf(32 + i % 8));
+		free(lib_leaf(LIB_SIZE(i)));
 }
