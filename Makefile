@@ -77,7 +77,7 @@ PERF_PY := $(BUILD)/obj/perf-py
 PERF_PY_DEST := $(BUILD)/obj/perf-py-install
 D3FG_VERSION := 4.1.3
 D3FG_SHA256 := 5b9fd58798daad7515db6e1a2224c1d939c11584f79da108706dbde3942363c4
-D3FG_DIR := $(BUILD)/d3-flame-graph-$(D3FG_VERSION)
+D3FG_DIR := $(BUILD)/d3-flame-graph
 FLAMEGRAPH_ENV = PERF=$(PERF_PY)/perf PERF_CORE=$(PERF_PY_DEST)/usr/libexec/perf-core \
 	TEMPLATE=$(D3FG_DIR)/d3-flamegraph-base.html SYMFS=$(call GUEST_IMG,$(KERNEL)).d \
 	WORKLOADS=$(WORKLOADS)
@@ -119,9 +119,9 @@ perf: prepare
 # perf with libpython, and the template: what scripts/flamegraphs.sh needs
 perf-py: prepare
 	@$(TOP)/scripts/build-perf.sh $(FORK_SRC) $(PERF_PY) $(PERF_PY_DEST) python
-$(D3FG_DIR)/d3-flamegraph-base.html: | deps
+$(D3FG_DIR)/.version-$(D3FG_VERSION): | deps
 	@$(TOP)/scripts/fetch-d3-flame-graph.sh $(D3FG_VERSION) $(D3FG_SHA256) $(D3FG_DIR)
-flamegraph-tools: perf-py $(D3FG_DIR)/d3-flamegraph-base.html
+flamegraph-tools: perf-py $(D3FG_DIR)/.version-$(D3FG_VERSION)
 workloads: deps
 	@$(MAKE) -s -C $(TOP)/workloads OUT=$(WORKLOADS)
 
@@ -193,11 +193,14 @@ stress: kernel guest
 
 # The seed's session, then malloc-graph's allocation profile made into
 # flame graphs of calls and of bytes, checked and shot in Chromium.
+# On stock every chain lacks its immediate caller (20-malloc-graph-fp), so
+# the browser check's widths cannot hold there: shown, not fatal.
 demo: kernel guest flamegraph-tools
 	@$(RUN) $(BOOT) --mode demo --out $(BUILD)/demo
 	@$(FLAMEGRAPH_ENV) $(TOP)/tests-host/flamegraph-browser.sh $(BUILD)/demo/demo \
 		$(BUILD)/demo > $(BUILD)/demo/flamegraph-check.txt || \
-		{ cat $(BUILD)/demo/flamegraph-check.txt; exit 1; }
+		{ cat $(BUILD)/demo/flamegraph-check.txt; \
+		  $(if $(filter fork,$(KERNEL)),exit 1,echo "(stock: expected)"); }
 	@cat $(BUILD)/demo/bytes-top10.txt
 	@echo "perf.data and report.txt are in $(BUILD)/demo/demo/"
 	@echo "flame graphs: $(BUILD)/demo/flamegraph-calls.html $(BUILD)/demo/flamegraph-bytes.html"

@@ -18,4 +18,4 @@ run perf report -i perf.data --stdio --no-children -g caller,0.5,callee --percen
 # what the calls flame graph's widths are checked against
 perf report -i perf.data --stdio --children --sort sym -g none > children.txt 2>&1
 run perf probe -d probe_libc:malloc
-run /opt/perf-tests/malloc-profile.sh -o profile /opt/workloads/malloc-graph
+run /opt/perf-tests/malloc-profile.sh -o profile /opt/workloads/malloc-graph --allocators

@@ -10,11 +10,11 @@
 #
 #   scripts/flamegraphs.sh -o build/shell/mine build/shell/mine/perf.data
 #
-# The probes are libc's, named probe_libc:{malloc,calloc,realloc}; the
-# script adds them and deletes them again, and refuses to run if a probe of
-# that name is there already (perf probe -l; perf probe -d to remove it).
+# The probes are libc's (LIBC, default /lib64/libc.so.6: x86-64 programs),
+# named probe_libc:{malloc,calloc,realloc}; the script adds them and
+# deletes them again, and refuses to run if a probe of that name is there
+# already (perf probe -l; perf probe -d to remove it).
 set -eu
-export PATH=/usr/bin:/usr/sbin
 
 libc=${LIBC:-/lib64/libc.so.6}
 out=malloc-profile

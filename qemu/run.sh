@@ -72,7 +72,12 @@ fi
 	exit 2
 }
 
-rm -rf "$out"
+if [ "$mode" = shell ]; then
+	# a shell session's /results add to those of the sessions before it
+	rm -rf "$out/logs" "$out/run.d"
+else
+	rm -rf "$out"
+fi
 mkdir -p "$out/logs"
 out=$(cd "$out" && pwd)
 logs=$out/logs
@@ -148,12 +153,17 @@ qemu=(qemu-system-x86_64 -accel "$accel_opt" -cpu "$cpu" -smp "$cpus" -m "$mem" 
       "${plugin[@]}")
 
 if [ "$mode" = shell ]; then
-	"${qemu[@]}" -serial mon:stdio -serial "file:$logs/tap.log" || true
+	qrc=0
+	"${qemu[@]}" -serial mon:stdio -serial "file:$logs/tap.log" || qrc=$?
+	rm -f "$out/initrd.cpio"
 	# what the session left in the guest's /results
-	tar -xf "$out/results.img" -C "$out" 2>/dev/null || true
-	rm -f "$out/results.img" "$out/initrd.cpio"
-	echo "the guest's /results are in $out"
-	exit 0
+	if tar -xf "$out/results.img" -C "$out" 2>/dev/null; then
+		rm -f "$out/results.img"
+		echo "the guest's /results are in $out"
+	else
+		echo "run.sh: no results came back; the disk is $out/results.img" >&2
+	fi
+	exit "$qrc"
 fi
 
 echo "BOOT $(basename "$kernel") ($flavour, $kconfig, $accel/$tcg_threads), mode $mode, limit ${timeout_s}s"

@@ -3,7 +3,8 @@
 # registry's d3-flame-graph at a pinned version, checked against its sha256.
 #   fetch-d3-flame-graph.sh VERSION SHA256 DEST_DIR
 # leaves DEST_DIR/d3-flamegraph-base.html (one file, its scripts inline: a
-# flame graph made from it opens from disk, without a network).  5.0.0 no
+# flame graph made from it opens from disk, without a network) and the
+# stamp DEST_DIR/.version-VERSION.  5.0.0 no
 # longer ships the template.
 set -eu
 
@@ -25,4 +26,8 @@ echo "$sha256  $tgz" | sha256sum -c --quiet || {
 }
 tar -xzf "$tgz" -C "$tmp" package/dist/templates/d3-flamegraph-base.html
 mkdir -p "$dest"
-cp "$tmp/package/dist/templates/d3-flamegraph-base.html" "$dest/"
+# whole or not at all: make takes the stamp for the file being there
+cp "$tmp/package/dist/templates/d3-flamegraph-base.html" "$dest/.d3-flamegraph-base.html.tmp"
+mv "$dest/.d3-flamegraph-base.html.tmp" "$dest/d3-flamegraph-base.html"
+rm -f "$dest"/.version-*
+touch "$dest/.version-$version"

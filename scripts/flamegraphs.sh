@@ -10,6 +10,11 @@
 #   OUT_DIR/flamegraph-bytes.html  bytes asked for, by call stack
 #                                  (scripts/malloc-bytes.py, same template)
 #   OUT_DIR/bytes-top10.txt        the stacks asking for the most bytes
+#   OUT_DIR/bytes-stacks.txt       every stack: BYTES<tab>CALLS<tab>STACK
+#
+# The calls graph counts the hits of every probe in its data: glibc's
+# realloc(NULL, n) is a realloc() and a malloc() there, one request in the
+# bytes graph.
 #
 # Environment (make demo sets them):
 #   PERF       a perf built with libpython (build/obj/perf-py/perf)
@@ -46,6 +51,10 @@ calls=${calls:-$profile}
 for f in "$profile" "$calls" "$TEMPLATE" "$PERF" "$PERF_CORE/scripts/python/flamegraph.py"; do
 	[ -e "$f" ] || { echo "flamegraphs.sh: $f: no such file" >&2; exit 1; }
 done
+[ -d "$SYMFS/usr" ] || {
+	echo "flamegraphs.sh: SYMFS=$SYMFS is not the guest's root (no usr/ in it)" >&2
+	exit 1
+}
 mkdir -p "$out"
 out=$(realpath "$out")
 PERF=$(realpath "$PERF")
@@ -73,8 +82,10 @@ if [ -d /usr/lib/debug/.build-id ] && [ ! -e "$SYMFS/usr/lib/debug" ] &&
 	for dir in "" /usr /usr/lib; do
 		for entry in "$SYMFS$dir"/*; do
 			case $entry in "$SYMFS/usr" | "$SYMFS/usr/lib") continue ;; esac
+			# a relative link (lib -> usr/lib) points into the view,
+			# an absolute one at the host's file, as it did before
 			if [ -L "$entry" ]; then
-				cp -P "$entry" "$symfs$dir/"	# relative links stay in the view
+				cp -P "$entry" "$symfs$dir/"
 			else
 				ln -s "$entry" "$symfs$dir/"
 			fi
@@ -91,7 +102,8 @@ ln -s "$PERF" "$work/bin/perf"
 
 PERF_EXEC_PATH=$PERF_CORE "$PERF" script -i "$profile" --symfs "$symfs" \
 	-s "$top/scripts/malloc-bytes.py" -- --template "$TEMPLATE" \
-	-o "$out/flamegraph-bytes.html" --table "$out/bytes-top10.txt" > /dev/null
+	-o "$out/flamegraph-bytes.html" --table "$out/bytes-top10.txt" \
+	--stacks "$out/bytes-stacks.txt" > /dev/null
 
 cat "$out/bytes-top10.txt"
 echo "flame graphs: $out/flamegraph-calls.html $out/flamegraph-bytes.html"

@@ -4,21 +4,32 @@
 # size arguments, recorded with -g).
 #
 #   perf script -i perf.data -s malloc-bytes.py -- \
-#       --template d3-flamegraph-base.html -o flamegraph-bytes.html [--top 10]
+#       --template d3-flamegraph-base.html -o flamegraph-bytes.html \
+#       [--table FILE] [--stacks FILE] [--top 10]
 #
 # writes a flame graph whose frame widths are bytes, in the tree and the
 # template of perf's flame graph report (scripts/python/flamegraph.py), and
-# prints the stacks that ask for the most bytes.
+# prints the stacks that ask for the most bytes (--stacks: all of them, as
+# "BYTES<tab>CALLS<tab>STACK").  A stack's innermost frame is named after
+# the function probed (glibc names calloc __libc_calloc).
 #
-# A request counts once: glibc's realloc(NULL, n) calls malloc(n), so a
-# malloc() hit that follows, on the same thread, a realloc(NULL, n) hit of
-# the same size is that request again and is left out.
+# A request counts once.  glibc's realloc() calls malloc() for realloc(NULL,
+# n), with a jump: that malloc() hit follows the realloc() hit on the same
+# thread, with the same size and the same callers (or those less the
+# first), and is left out; and with a call when it moves a block: a
+# malloc() hit called from realloc() is left out too.
 
 import argparse
 import io
 import json
 import os
+import re
 import sys
+
+# what the template's script must not see inside a string: "</script>"
+JSON_ESCAPES = {ord("<"): "\\u003c"}
+
+REALLOC_NAMES = ("realloc", "__libc_realloc")
 
 SIZE_OF = {
     "probe_libc__malloc": lambda f: f["size"],
@@ -55,7 +66,7 @@ class MallocBytes:
         self.stacks = {}        # innermost-first names -> [bytes, calls]
         self.calls = {}         # function probed -> calls
         self.total = 0
-        self.realloc_null = {}  # tid -> size of its last realloc(NULL, size)
+        self.realloc_null = {}  # tid -> (size, callers) of a realloc(NULL, size)
         self.left_out = 0
         self.missing = None     # an event recorded without its arguments
 
@@ -69,19 +80,22 @@ class MallocBytes:
         except KeyError as err:
             self.missing = (name, err.args[0])
             return
+        func = name.split("__", 1)[1]
+        chain = sample.get("callchain") or []
+        callers = tuple(entry.get("sym", {}).get("name", "[unknown]")
+                        for entry in chain[1:])
+
         pending = self.realloc_null.pop(tid, None)
-        if name == "probe_libc__malloc" and pending == size:
+        if func == "malloc" and (self.made_by_realloc(pending, size, callers) or
+                                 (callers and callers[0] in REALLOC_NAMES)):
             self.left_out += 1
             return
-        if name == "probe_libc__realloc" and fields["ptr"] == 0:
-            self.realloc_null[tid] = size
+        if func == "realloc" and fields["ptr"] == 0:
+            self.realloc_null[tid] = (size, callers)
 
-        func = name.split("__", 1)[1]
         self.calls[func] = self.calls.get(func, 0) + 1
         self.total += size
-        chain = sample.get("callchain") or []
-        names = tuple(entry.get("sym", {}).get("name", "[unknown]")
-                      for entry in chain) or (func,)
+        names = (func,) + callers
         row = self.stacks.setdefault(names, [0, 0])
         row[0] += size
         row[1] += 1
@@ -92,17 +106,29 @@ class MallocBytes:
             node = node.child(frame, "")
         node.value += size
 
+    @staticmethod
+    def made_by_realloc(pending, size, callers):
+        """Is this malloc() hit the realloc(NULL, n) hit just before it?"""
+        if pending is None or pending[0] != size:
+            return False
+        # realloc() jumps to malloc(), so the caller at the top of the
+        # stack is realloc()'s; a kernel that checks it for a call of
+        # malloc() leaves it out (ours, and stock, which always does)
+        return callers in (pending[1], pending[1][1:])
+
+    def rows(self):
+        return sorted(self.stacks.items(), key=lambda r: (-r[1][0], r[0]))
+
     def table(self):
         out = ["{} bytes in {} calls ({})".format(
             self.total, sum(self.calls.values()),
             ", ".join("{} {}".format(f, n) for f, n in sorted(self.calls.items())))]
         if self.left_out:
-            out.append("{} malloc() calls of realloc(NULL, n) counted once, "
+            out.append("{} malloc() calls made by realloc() counted once, "
                        "as realloc()".format(self.left_out))
         out.append("top {} stacks by bytes (innermost first):".format(self.args.top))
         out.append("{:>10} {:>6} {:>6}  stack".format("bytes", "%", "calls"))
-        rows = sorted(self.stacks.items(), key=lambda r: (-r[1][0], r[0]))
-        for names, (size, calls) in rows[:self.args.top]:
+        for names, (size, calls) in self.rows()[:self.args.top]:
             share = 100.0 * size / self.total if self.total else 0.0
             out.append("{:>10} {:>6.2f} {:>6}  {}".format(size, share, calls,
                                                           ";".join(names)))
@@ -117,29 +143,46 @@ class MallocBytes:
                                       self.missing[1]))
             sys.stderr.flush()
             os._exit(1)
+        if not self.calls:
+            sys.stderr.write("malloc-bytes.py: no hit of probe_libc:malloc, "
+                             "calloc or realloc in the data\n")
+            sys.stderr.flush()
+            os._exit(1)
         table = self.table()
         sys.stdout.write(table)
-        if self.args.table:
-            with io.open(self.args.table, "w", encoding="utf-8") as out:
-                out.write(table)
-        if not self.args.output:
-            return
-        options = json.dumps({
-            "colorscheme": "blue-green",
-            "context": "Bytes asked of malloc, calloc and realloc, by call "
-                       "stack: a frame's width is its bytes (shown as "
-                       "\"samples\").\n\n" + table,
-        })
-        stacks = json.dumps(self.root, default=lambda f: f.to_json())
         try:
-            with io.open(self.args.template, encoding="utf-8") as template:
-                html = (template.read()
-                        .replace("/** @options_json **/", options)
-                        .replace("/** @flamegraph_json **/", stacks))
-            with io.open(self.args.output, "w", encoding="utf-8") as out:
-                out.write(html)
+            if self.args.table:
+                with io.open(self.args.table, "w", encoding="utf-8") as out:
+                    out.write(table)
+            if self.args.stacks:
+                with io.open(self.args.stacks, "w", encoding="utf-8") as out:
+                    for names, (size, calls) in self.rows():
+                        out.write("{}\t{}\t{}\n".format(size, calls,
+                                                        ";".join(names)))
+            if self.args.output:
+                self.write_html(table)
         except IOError as err:
-            sys.exit("malloc-bytes.py: {}".format(err))
+            sys.stderr.write("malloc-bytes.py: {}\n".format(err))
+            sys.stderr.flush()
+            os._exit(1)
+
+    def write_html(self, table):
+        fill = {
+            "/** @options_json **/": json.dumps({
+                "colorscheme": "blue-green",
+                "context": "Bytes asked of malloc, calloc and realloc, by "
+                           "call stack: a frame's width is its bytes (shown "
+                           "as \"samples\").\n\n" + table,
+            }).translate(JSON_ESCAPES),
+            "/** @flamegraph_json **/": json.dumps(
+                self.root, default=lambda f: f.to_json()).translate(JSON_ESCAPES),
+        }
+        with io.open(self.args.template, encoding="utf-8") as template:
+            text = template.read()
+        # one pass: a name holding a placeholder's text is not filled in
+        pattern = "|".join(re.escape(mark) for mark in fill)
+        with io.open(self.args.output, "w", encoding="utf-8") as out:
+            out.write(re.sub(pattern, lambda m: fill[m.group(0)], text))
 
 
 parser = argparse.ArgumentParser(
@@ -147,6 +190,7 @@ parser = argparse.ArgumentParser(
 parser.add_argument("--template", help="d3-flame-graph's d3-flamegraph-base.html")
 parser.add_argument("-o", "--output", help="the flame graph HTML to write")
 parser.add_argument("--table", help="also write the table to this file")
+parser.add_argument("--stacks", help="write every stack to this file")
 parser.add_argument("--top", type=int, default=10, help="stacks in the table")
 cli_args = parser.parse_args()
 if cli_args.output and not cli_args.template:

@@ -16,5 +16,9 @@ void lib_entry(int count);
 #define LIB_SIZE(i)	(32 + (i) % 8)
 #define REC_SIZE	24
 #define THREAD_SIZE	48
+#define CALLOC_NMEMB	3
+#define CALLOC_SIZE(i)	(8 + (i) % 4)
+#define REALLOC_FIRST	40
+#define REALLOC_GROW	100
 
 #endif
