@@ -119,9 +119,9 @@ perf: prepare
 # perf with libpython, and the template: what scripts/flamegraphs.sh needs
 perf-py: prepare
 	@$(TOP)/scripts/build-perf.sh $(FORK_SRC) $(PERF_PY) $(PERF_PY_DEST) python
-$(D3FG_DIR)/.version-$(D3FG_VERSION): | deps
-	@$(TOP)/scripts/fetch-d3-flame-graph.sh $(D3FG_VERSION) $(D3FG_SHA256) $(D3FG_DIR)
-flamegraph-tools: perf-py $(D3FG_DIR)/.version-$(D3FG_VERSION)
+flamegraph-tools: perf-py
+	@[ -f $(D3FG_DIR)/.version-$(D3FG_VERSION) ] && [ -f $(D3FG_DIR)/d3-flamegraph-base.html ] || \
+		$(TOP)/scripts/fetch-d3-flame-graph.sh $(D3FG_VERSION) $(D3FG_SHA256) $(D3FG_DIR)
 workloads: deps
 	@$(MAKE) -s -C $(TOP)/workloads OUT=$(WORKLOADS)
 
@@ -159,13 +159,14 @@ check-host: perf workloads
 # The host test checks our perf; KERNEL=stock builds stock's, so it is skipped.
 # Then, on fork, the flame graphs of the guest's 22-malloc-profile in
 # headless Chromium (tests-host/flamegraph-browser.sh; PNGs in build/demo/check).
-check: $(if $(filter fork,$(KERNEL)),check-host flamegraph-tools) kernel guest
+check: $(if $(filter fork,$(KERNEL)),check-host) kernel guest
 	@$(RUN) $(BOOT) --mode check --out $(BUILD)/check-$(KERNEL)$(KSUFFIX) \
 		--tests '$(TESTS)' $(if $(EXTRA_TESTS),--extra $(abspath $(EXTRA_TESTS)))
 ifeq ($(KERNEL),fork)
 	@data=$(BUILD)/check-$(KERNEL)$(KSUFFIX)/22-malloc-profile; \
 	if [ -f $$data/profile/perf.data ]; then \
-		echo "HOST flame graphs of the guest's malloc profile, in Chromium"; \
+		$(MAKE) -s flamegraph-tools && \
+		echo "HOST flame graphs of the guest's malloc profile, in Chromium" && \
 		$(FLAMEGRAPH_ENV) $(TOP)/tests-host/flamegraph-browser.sh $$data $(BUILD)/demo/check; \
 	else \
 		echo "HOST flame graphs: skipped, TESTS='$(TESTS)' left out 22-malloc-profile"; \
@@ -295,7 +296,8 @@ lint: checkpatch
 	gcc -Wall -Wextra -Werror -fsyntax-only qemu/insn-profile.c qemu/tsc-khz.c \
 		tests-host/fixtures/*.c
 	python3 -c 'import sys; [compile(open(f).read(), f, "exec") for f in sys.argv[1:]]' \
-		scripts/malloc-bytes.py tests-host/flamegraph-dom.py
+		scripts/malloc-bytes.py tests-host/flamegraph-dom.py tests-host/png-colors.py \
+		tests-host/malloc-bytes-cases.py
 
 clean:
 	rm -rf $(BUILD)

@@ -156,12 +156,15 @@ if [ "$mode" = shell ]; then
 	qrc=0
 	"${qemu[@]}" -serial mon:stdio -serial "file:$logs/tap.log" || qrc=$?
 	rm -f "$out/initrd.cpio"
-	# what the session left in the guest's /results
-	if tar -xf "$out/results.img" -C "$out" 2>/dev/null; then
+	# what the session left in the guest's /results: the guest writes
+	# them when its shell exits (a disk of zeros is an empty tar)
+	if tar -tf "$out/results.img" 2>/dev/null | grep -qv '^\./$' &&
+	   tar -xf "$out/results.img" -C "$out" 2>/dev/null; then
 		rm -f "$out/results.img"
 		echo "the guest's /results are in $out"
 	else
-		echo "run.sh: no results came back; the disk is $out/results.img" >&2
+		mv "$out/results.img" "$out/results-unread.img" 2>/dev/null || true
+		echo "run.sh: no results came back (the guest's shell did not exit?)" >&2
 	fi
 	exit "$qrc"
 fi

@@ -9,10 +9,11 @@ src=$1
 obj=$2
 dest=$3
 python=${4:-}
-no_python=NO_LIBPYTHON=1
+python_opts=(NO_LIBPYTHON=1)
 features="libelf dwarf libunwind libslang"
 if [ "$python" = python ]; then
-	no_python=
+	# Debian's (python3-dev), not the first python3-config in $PATH
+	python_opts=(PYTHON=/usr/bin/python3 PYTHON_CONFIG=/usr/bin/python3-config)
 	features="$features libpython"
 fi
 mkdir -p "$obj"
@@ -24,7 +25,7 @@ start=$(date +%s)
 # libcrypto (only MD5 build-ids of JIT dumps, random ids instead) its
 # relocations go too; together 443 -> 317 faults for `perf --version`.
 make -C "$src/tools/perf" O="$obj" CC="ccache gcc" -j"$(($(nproc) + 1))" \
-	${no_python:+"$no_python"} NO_LIBPERL=1 NO_JVMTI=1 NO_LIBBABELTRACE=1 NO_LIBLLVM=1 \
+	"${python_opts[@]}" NO_LIBPERL=1 NO_JVMTI=1 NO_LIBBABELTRACE=1 NO_LIBLLVM=1 \
 	NO_LIBCRYPTO=1 EXTRA_CFLAGS="-Wl,-z,pack-relative-relocs" \
 	prefix=/usr DESTDIR="$dest" install-bin > "$obj/build.log" 2>&1 || {
 	grep -E -B2 -A8 'error|Error' "$obj/build.log" | head -n 60

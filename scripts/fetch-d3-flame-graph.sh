@@ -4,8 +4,7 @@
 #   fetch-d3-flame-graph.sh VERSION SHA256 DEST_DIR
 # leaves DEST_DIR/d3-flamegraph-base.html (one file, its scripts inline: a
 # flame graph made from it opens from disk, without a network) and the
-# stamp DEST_DIR/.version-VERSION.  5.0.0 no
-# longer ships the template.
+# stamp DEST_DIR/.version-VERSION.  5.0.0 no longer ships the template.
 set -eu
 
 version=$1

@@ -17,7 +17,8 @@
 # n), with a jump: that malloc() hit follows the realloc() hit on the same
 # thread, with the same size and the same callers (or those less the
 # first), and is left out; and with a call when it moves a block: a
-# malloc() hit called from realloc() is left out too.
+# malloc() hit right after a realloc() hit on its thread, called from
+# realloc(), is left out too.
 
 import argparse
 import io
@@ -66,7 +67,8 @@ class MallocBytes:
         self.stacks = {}        # innermost-first names -> [bytes, calls]
         self.calls = {}         # function probed -> calls
         self.total = 0
-        self.realloc_null = {}  # tid -> (size, callers) of a realloc(NULL, size)
+        self.last_realloc = {}  # tid -> (ptr, size, callers) of a realloc()
+                                # hit that was the thread's last hit
         self.left_out = 0
         self.missing = None     # an event recorded without its arguments
 
@@ -77,6 +79,7 @@ class MallocBytes:
         tid = sample["sample"]["tid"]
         try:
             size = size_of(fields)
+            ptr = fields["ptr"] if name == "probe_libc__realloc" else None
         except KeyError as err:
             self.missing = (name, err.args[0])
             return
@@ -85,13 +88,12 @@ class MallocBytes:
         callers = tuple(entry.get("sym", {}).get("name", "[unknown]")
                         for entry in chain[1:])
 
-        pending = self.realloc_null.pop(tid, None)
-        if func == "malloc" and (self.made_by_realloc(pending, size, callers) or
-                                 (callers and callers[0] in REALLOC_NAMES)):
+        last = self.last_realloc.pop(tid, None)
+        if func == "malloc" and self.made_by_realloc(last, size, callers):
             self.left_out += 1
             return
-        if func == "realloc" and fields["ptr"] == 0:
-            self.realloc_null[tid] = (size, callers)
+        if func == "realloc":
+            self.last_realloc[tid] = (ptr, size, callers)
 
         self.calls[func] = self.calls.get(func, 0) + 1
         self.total += size
@@ -107,14 +109,26 @@ class MallocBytes:
         node.value += size
 
     @staticmethod
-    def made_by_realloc(pending, size, callers):
-        """Is this malloc() hit the realloc(NULL, n) hit just before it?"""
-        if pending is None or pending[0] != size:
+    def made_by_realloc(last, size, callers):
+        """Is this malloc() hit part of the realloc() hit just before it?"""
+        if last is None:
             return False
-        # realloc() jumps to malloc(), so the caller at the top of the
-        # stack is realloc()'s; a kernel that checks it for a call of
-        # malloc() leaves it out (ours, and stock, which always does)
-        return callers in (pending[1], pending[1][1:])
+        ptr, realloc_size, realloc_callers = last
+        if ptr != 0:
+            # a block moved: realloc() calls malloc() itself
+            return bool(callers) and callers[0] in REALLOC_NAMES
+        if realloc_size != size:
+            return False
+
+        # realloc(NULL, n) jumps to malloc(), so the caller at the top of
+        # the stack is realloc()'s; a kernel that checks it for a call of
+        # malloc() leaves it out (ours, and stock, which always does), and
+        # a chain at perf's stack limit then holds one frame more: the two
+        # must agree where both have frames
+        def agree(a, b):
+            n = min(len(a), len(b))
+            return a[:n] == b[:n]
+        return agree(callers, realloc_callers) or agree(callers, realloc_callers[1:])
 
     def rows(self):
         return sorted(self.stacks.items(), key=lambda r: (-r[1][0], r[0]))

@@ -8,7 +8,8 @@
 #
 # The flame graphs are made with scripts/flamegraphs.sh into OUT_DIR.  The
 # bytes of each stack must be exactly what malloc-graph asks for, the
-# malloc() calls glibc's realloc() makes counted once.  Each page is opened
+# malloc() calls glibc's realloc() makes counted once (and, on made-up hits,
+# tests-host/malloc-bytes-cases.py's cases).  Each page is opened
 # in headless Chromium with every host name unresolvable, and the frames it
 # draws are read back from its DOM: malloc-graph's functions must be there,
 # as wide as the text reports say (perf report --children for calls, the
@@ -40,7 +41,7 @@ result() {	# result STATUS(0 ok) DESCRIPTION [DIAGNOSTIC...]
 		failed=$((failed + 1))
 		echo "not ok $count - $desc"
 		shift 2
-		[ $# = 0 ] || printf '#   %s\n' "$@"
+		[ $# = 0 ] || printf '%s\n' "$@" | sed 's/^/#   /'
 	fi
 }
 # a run that stops early (set -e, or the render failing) fails
@@ -70,6 +71,32 @@ near() {
 		exit !(w ~ /^[0-9.]+$/ && g ~ /^[0-9.]+$/ && w - g <= 0.1 && g - w <= 0.1) }'
 }
 
+# malloc-bytes.py on made-up hits: what malloc-graph's recording lacks
+python3 "$here/malloc-bytes-cases.py" "$top/scripts/malloc-bytes.py" \
+	"${TEMPLATE:-$top/build/d3-flame-graph/d3-flamegraph-base.html}" "$work" \
+	> "$work/cases.tap" 2>&1 || true
+cases=0 pending='' detail=''
+flush_case() {
+	[ -z "$pending" ] || result "${pending%% *}" "malloc-bytes.py: ${pending#* }" "$detail"
+	pending='' detail=''
+}
+while IFS= read -r line; do
+	case $line in
+	"ok "* | "not ok "*)
+		flush_case
+		cases=$((cases + 1))
+		status=0
+		[ "${line%% *}" = ok ] || status=1
+		pending="$status ${line#* - }" ;;
+	"#   "*) detail="${detail:+$detail
+}${line#\#   }" ;;
+	esac
+done < "$work/cases.tap"
+flush_case
+status=0
+grep -qx "1..$cases" "$work/cases.tap" && [ "$cases" -gt 0 ] || status=1
+result $status "malloc-bytes.py: every made-up case ran ($cases)" "$(tail -n 5 "$work/cases.tap")"
+
 if ! "$top/scripts/flamegraphs.sh" -o "$out" --calls "$data/perf.data" \
 	"$data/profile/perf.data" > "$work/flamegraphs.log" 2>&1; then
 	result 1 "scripts/flamegraphs.sh writes both flame graphs" \
@@ -82,12 +109,14 @@ result 0 "scripts/flamegraphs.sh writes both flame graphs"
 # asks for.
 stacks=$out/bytes-stacks.txt
 "$WORKLOADS/malloc-graph" --expect-bytes --allocators > "$work/expect-bytes"
+"$WORKLOADS/malloc-graph" --expect --allocators > "$work/expect-calls"
 while read -r bytes chain; do
-	got=$(awk -F '\t' -v p="$chain" '$3 == p || index($3, p ";") == 1 { n += $1 }
-		END { print n + 0 }' "$stacks")
+	calls=$(awk -v p="$chain" '$2 == p { print $1 }' "$work/expect-calls")
+	got=$(awk -F '\t' -v p="$chain" '$3 == p || index($3, p ";") == 1 { n += $1; c += $2 }
+		END { print n + 0, c + 0 }' "$stacks")
 	status=0
-	[ "$got" = "$bytes" ] || status=1
-	result $status "bytes: $bytes through $chain" "saw $got"
+	[ "$got" = "$bytes $calls" ] || status=1
+	result $status "bytes: $bytes in $calls calls through $chain" "saw (bytes calls) $got"
 done < "$work/expect-bytes"
 
 # realloc(NULL, n) is one request: glibc's realloc() jumps to malloc() for
@@ -106,11 +135,20 @@ result $status "bytes: the table says the $rounds malloc() calls of realloc(NULL
 	"$(sed -n 2p "$out/bytes-top10.txt")"
 
 # The table's total is every stack's, and its rows are the biggest stacks.
-total=$(awk -F '\t' '{ n += $1 } END { print n + 0 }' "$stacks")
+total=$(awk -F '\t' '{ n += $1; c += $2 } END { print n + 0 " bytes in " c + 0 " calls" }' "$stacks")
 status=0
-head -n 1 "$out/bytes-top10.txt" | grep -q "^$total bytes in " || status=1
+head -n 1 "$out/bytes-top10.txt" | grep -q "^$total " || status=1
 result $status "bytes: the table's total is the stacks' ($total)" \
 	"$(head -n 1 "$out/bytes-top10.txt")"
+awk '$1 ~ /^[0-9]+$/ && $2 ~ /^[0-9]+\.[0-9][0-9]$/ && $3 ~ /^[0-9]+$/ {
+		stack = $0; sub(/^ *[0-9]+ +[0-9.]+ +[0-9]+  /, "", stack)
+		print $1 "\t" $3 "\t" stack
+	}' "$out/bytes-top10.txt" > "$work/table.rows"
+status=0
+rows=$(wc -l < "$work/table.rows")
+[ "$rows" -gt 0 ] && head -n "$rows" "$stacks" | cmp -s - "$work/table.rows" || status=1
+result $status "bytes: the table's $rows rows are the biggest stacks" \
+	"$(diff <(head -n "$rows" "$stacks") "$work/table.rows" | head -n 6)"
 
 # The share of each function in the text reports.
 awk '$3 == "[.]" { sub(/%$/, "", $1); print $4, $1 }' "$data/children.txt" > "$work/calls.expect"
@@ -143,14 +181,16 @@ for kind in calls bytes; do
 		result $status "$kind: $f is ${want:-missing}% wide in the report, ${got:-not drawn}% in the browser"
 	done
 
-	# the page with its root frame alone is about 6 KB, a drawn graph 20 KB
+	# the picture holds the root frame's red and the other frames' green
 	png=$out/flamegraph-$kind.png
 	rm -f "$png"
 	browser "$html" --screenshot="$png" > /dev/null || true
+	colors=$(python3 "$here/png-colors.py" "$png" 2>&1 || true)
 	status=0
-	[ "$(head -c 8 "$png" 2>/dev/null | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ] &&
-		[ "$(stat -c %s "$png")" -gt 8000 ] || status=1
-	result $status "$kind: screenshot $png, not blank"
+	printf '%s\n' "$colors" |
+		awk '$1 == "root" && $2 >= 10000 && $3 == "frames" && $4 >= 10000 { ok = 1 }
+			END { exit !ok }' || status=1
+	result $status "$kind: screenshot $png shows the flame graph" "$colors"
 done
 rm -rf "$work/chromium-profile"
 finished=1
