@@ -17,7 +17,7 @@
 #   make shell           an interactive guest
 #   make stress          STRESS_SECONDS (600) of everything at once under
 #                        KCONFIG=debug (perf-tests/soak/soak.sh)
-# Variables: KERNEL=fork|stock  KCONFIG=normal|debug  QEMU_ACCEL=tcg|kvm
+# Variables: KERNEL=fork|stock  KCONFIG=normal|debug|mm  QEMU_ACCEL=tcg|kvm
 #            TCG_THREADS=single|multi  TESTS=<glob>  EXTRA_TESTS=<dir>
 
 KERNEL ?= fork
@@ -41,16 +41,17 @@ FORK_SRC := $(BUILD)/fork/linux
 ifeq ($(filter $(KERNEL),fork stock),)
 $(error KERNEL must be fork or stock, not '$(KERNEL)')
 endif
-ifeq ($(filter $(KCONFIG),normal debug),)
-$(error KCONFIG must be normal or debug, not '$(KCONFIG)')
+ifeq ($(filter $(KCONFIG),normal debug mm),)
+$(error KCONFIG must be normal, debug or mm, not '$(KCONFIG)')
 endif
 
 SRC_fork := $(FORK_SRC)
 SRC_stock := $(STOCK_SRC)
 SRC := $(SRC_$(KERNEL))
-KSUFFIX := $(if $(filter debug,$(KCONFIG)),-debug)
+KSUFFIX := $(if $(filter-out normal,$(KCONFIG)),-$(KCONFIG))
 FRAGMENTS := $(TOP)/kernel-patches/config \
-	$(if $(filter debug,$(KCONFIG)),$(TOP)/kernel-patches/config-debug)
+	$(if $(filter debug,$(KCONFIG)),$(TOP)/kernel-patches/config-debug) \
+	$(if $(filter mm,$(KCONFIG)),$(TOP)/kernel-patches/config-mm)
 KOBJ = $(BUILD)/obj/kernel-$(1)$(KSUFFIX)
 BZIMAGE = $(call KOBJ,$(1))/arch/x86/boot/bzImage
 PERF_OBJ = $(BUILD)/obj/perf-$(1)

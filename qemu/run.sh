@@ -8,7 +8,7 @@
 #     --tests GLOB       check: test names (file names less .sh) to run
 #     --extra DIR        check: more test scripts, run exactly like ours
 #     --flavour NAME     fork or stock (tests may mark known stock limits TODO)
-#     --kconfig NAME     normal or debug
+#     --kconfig NAME     normal, debug or mm (mm: numa=fake=2, two nodes)
 #     --timeout SECONDS  whole-guest limit (default 2400)
 #     --accel tcg|kvm    default tcg; --tcg-threads single|multi (default single)
 #     --icount 0|1       tcg: time by instructions executed (1 ns each), not
@@ -113,6 +113,8 @@ truncate -s 2G "$out/results.img"
 
 append="console=ttyS0 panic_on_warn=1 oops=panic panic=-1 softlockup_panic=1"
 append="$append rdinit=/init"
+# KCONFIG=mm has NUMA emulation: two nodes, for page migration between them
+[ "$kconfig" != mm ] || append="$append numa=fake=2"
 icount_opt=() cpus=2
 if [ "$accel" = tcg ] && [ "$icount" = 1 ]; then
 	# Virtual time: 1 ns per guest instruction (sleep=off: idle time is

@@ -1,0 +1,130 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * mmtext: the probed pages of a library (libmmtext.so, mt_a and mt_b on
+ * pages 256 KiB apart) under the memory-management operations a real
+ * system makes on them (test 45-mm-text).  Commands on standard input, one
+ * a line, each answered by one line on standard output:
+ *   a N | b N       call mt_a or mt_b N times: "a N bad=B" (B wrong results)
+ *   present a|b     is the function's page mapped now (pagemap bit 63),
+ *                   read without touching it: "present 0|1"
+ *   anon a|b        is it an anonymous page (pagemap bit 61 clear): "anon 0|1"
+ *   pfn a|b         its PFN (root): "pfn N", or "pfn -" when not present
+ *   node a|b        the NUMA node of the page (move_pages query): "node N"
+ *   move a|b N      move the page to node N: "move STATUS" (node or -errno)
+ *   poison a|b      madvise(MADV_HWPOISON) of the page: "poison 0|-errno"
+ *   soft a|b        madvise(MADV_SOFT_OFFLINE) of the page: "soft 0|-errno"
+ *   mlock           mlockall(MCL_CURRENT | MCL_FUTURE): "mlock 0|-errno"
+ *   q               exit: 0, or 1 if any result was bad
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#ifndef MADV_HWPOISON
+#define MADV_HWPOISON 100
+#endif
+#ifndef MADV_SOFT_OFFLINE
+#define MADV_SOFT_OFFLINE 101
+#endif
+#define MPOL_MF_MOVE (1 << 1)
+
+int mt_a(int x);
+int mt_b(int x);
+
+static long bad_total;
+
+static void *page_of(const char *which)
+{
+	uintptr_t f = (uintptr_t)(which[0] == 'b' ? mt_b : mt_a);
+
+	return (void *)(f & ~(uintptr_t)(sysconf(_SC_PAGESIZE) - 1));
+}
+
+static uint64_t pagemap(void *page)
+{
+	uint64_t e = 0;
+	int fd = open("/proc/self/pagemap", O_RDONLY);
+
+	if (fd < 0)
+		return 0;
+	if (pread(fd, &e, sizeof(e), (off_t)((uintptr_t)page / sysconf(_SC_PAGESIZE)) * 8) != sizeof(e))
+		e = 0;
+	close(fd);
+	return e;
+}
+
+static long calls(const char *which, long n)
+{
+	int (*f)(int) = which[0] == 'b' ? mt_b : mt_a;
+	int add = which[0] == 'b' ? 2 : 1;
+	long i, bad = 0;
+
+	for (i = 0; i < n; i++)
+		if (f((int)i) != (int)i + add)
+			bad++;
+	bad_total += bad;
+	return bad;
+}
+
+static int move(void *page, int node)
+{
+	int status = -1;
+	long ret = syscall(SYS_move_pages, 0, 1UL, &page, node < 0 ? NULL : &node,
+			   &status, node < 0 ? 0 : MPOL_MF_MOVE);
+
+	return ret < 0 ? -errno : status;
+}
+
+int main(void)
+{
+	char line[128], cmd[16], arg[16];
+	long n;
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	while (fgets(line, sizeof(line), stdin)) {
+		arg[0] = 'a';
+		arg[1] = 0;
+		n = 0;
+		if (sscanf(line, "%15s %15s %ld", cmd, arg, &n) < 1)
+			continue;
+		if (!strcmp(cmd, "a") || !strcmp(cmd, "b")) {
+			n = strtol(arg, NULL, 10);
+			printf("%s %ld bad=%ld\n", cmd, n, calls(cmd, n));
+		} else if (!strcmp(cmd, "present")) {
+			printf("present %d\n", (int)(pagemap(page_of(arg)) >> 63));
+		} else if (!strcmp(cmd, "anon")) {
+			uint64_t e = pagemap(page_of(arg));
+
+			printf("anon %d\n", (int)((e >> 63) && !((e >> 61) & 1)));
+		} else if (!strcmp(cmd, "pfn")) {
+			uint64_t e = pagemap(page_of(arg));
+
+			if (e >> 63)
+				printf("pfn %llu\n", (unsigned long long)(e & ((1ULL << 55) - 1)));
+			else
+				printf("pfn -\n");
+		} else if (!strcmp(cmd, "node")) {
+			printf("node %d\n", move(page_of(arg), -1));
+		} else if (!strcmp(cmd, "move")) {
+			printf("move %d\n", move(page_of(arg), (int)n));
+		} else if (!strcmp(cmd, "poison") || !strcmp(cmd, "soft")) {
+			int advice = cmd[0] == 'p' ? MADV_HWPOISON : MADV_SOFT_OFFLINE;
+
+			printf("%s %d\n", cmd, madvise(page_of(arg), sysconf(_SC_PAGESIZE), advice) ? -errno : 0);
+		} else if (!strcmp(cmd, "mlock")) {
+			printf("mlock %d\n", mlockall(MCL_CURRENT | MCL_FUTURE) ? -errno : 0);
+		} else if (!strcmp(cmd, "q")) {
+			break;
+		} else {
+			printf("unknown %s\n", cmd);
+		}
+	}
+	return bad_total ? 1 : 0;
+}
