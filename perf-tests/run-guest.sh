@@ -1,6 +1,7 @@
 #!/bin/bash
-# Guest side of `make check`: run each test script whose name matches $TESTS,
-# ours (/opt/perf-tests) then the extra ones (/opt/extra-tests), in order.
+# Guest side of `make check`: run each test script whose name matches one of
+# the globs in $TESTS, ours (/opt/perf-tests) then the extra ones
+# (/opt/extra-tests), in order.
 # A script that exits non-zero, prints no result, or leaves probe events
 # behind gets a failing result of its own, so a broken test cannot pass.
 set -u
@@ -12,11 +13,15 @@ mkdir -p /results/logs
 for script in /opt/perf-tests/[0-9]*.sh /opt/extra-tests/*.sh; do
 	[ -f "$script" ] || continue
 	name=$(basename "$script" .sh)
-	# shellcheck disable=SC2254
-	case "$name" in
-	$TESTS) ;;
-	*) continue ;;
-	esac
+	# TESTS: globs separated by spaces
+	match=
+	set -f
+	for pattern in $TESTS; do
+		# shellcheck disable=SC2254
+		case "$name" in $pattern) match=1 ;; esac
+	done
+	set +f
+	[ -n "$match" ] || continue
 	echo "# file $name"
 	work=/tmp/work/$name
 	mkdir -p "$work"

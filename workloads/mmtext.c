@@ -5,6 +5,8 @@
  * system makes on them (test 45-mm-text).  Commands on standard input, one
  * a line, each answered by one line on standard output:
  *   a N | b N       call mt_a or mt_b N times: "a N bad=B" (B wrong results)
+ *   c N             call mt_c N times: "c N add=A", A what it added to its
+ *                   argument each time, or -1 if that changed
  *   present a|b     is the function's page mapped now (pagemap bit 63),
  *                   read without touching it: "present 0|1"
  *   anon a|b        is it an anonymous page (pagemap bit 61 clear): "anon 0|1"
@@ -14,11 +16,15 @@
  *   poison a|b      madvise(MADV_HWPOISON) of the page: "poison 0|-errno"
  *   soft a|b        madvise(MADV_SOFT_OFFLINE) of the page: "soft 0|-errno"
  *   mlock           mlockall(MCL_CURRENT | MCL_FUTURE): "mlock 0|-errno"
+ *   storm N         STORM_THREADS threads, each N times: MADV_DONTNEED of
+ *                   mt_b's page, then one call of mt_b, so that every call
+ *                   faults the page in first: "storm N bad=B"
  *   q               exit: 0, or 1 if any result was bad
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,6 +43,7 @@
 
 int mt_a(int x);
 int mt_b(int x);
+int mt_c(int x);
 
 static long bad_total;
 
@@ -73,6 +80,42 @@ static long calls(const char *which, long n)
 	return bad;
 }
 
+#define STORM_THREADS	4
+
+static long storm_rounds;
+
+static void *storm_thread(void *arg)
+{
+	long i, bad = 0;
+
+	(void)arg;
+	for (i = 0; i < storm_rounds; i++) {
+		madvise(page_of("b"), sysconf(_SC_PAGESIZE), MADV_DONTNEED);
+		if (mt_b((int)i) != (int)i + 2)
+			bad++;
+	}
+	return (void *)bad;
+}
+
+static long storm(long n)
+{
+	pthread_t t[STORM_THREADS];
+	long bad = 0;
+	void *ret;
+	int i, made;
+
+	storm_rounds = n;
+	for (made = 0; made < STORM_THREADS; made++)
+		if (pthread_create(&t[made], NULL, storm_thread, NULL))
+			break;
+	for (i = 0; i < made; i++)
+		if (!pthread_join(t[i], &ret))
+			bad += (long)ret;
+	bad += STORM_THREADS - made;
+	bad_total += bad;
+	return bad;
+}
+
 static int move(void *page, int node)
 {
 	int status = -1;
@@ -94,7 +137,19 @@ int main(void)
 		n = 0;
 		if (sscanf(line, "%15s %15s %ld", cmd, arg, &n) < 1)
 			continue;
-		if (!strcmp(cmd, "a") || !strcmp(cmd, "b")) {
+		if (!strcmp(cmd, "c")) {
+			long i, v, add = 0;
+
+			n = strtol(arg, NULL, 10);
+			for (i = 0; i < n; i++) {
+				v = (long)mt_c((int)i) - i;
+				if (!i)
+					add = v;
+				else if (v != add)
+					add = -1;
+			}
+			printf("c %ld add=%ld\n", n, add);
+		} else if (!strcmp(cmd, "a") || !strcmp(cmd, "b")) {
 			n = strtol(arg, NULL, 10);
 			printf("%s %ld bad=%ld\n", cmd, n, calls(cmd, n));
 		} else if (!strcmp(cmd, "present")) {
@@ -120,6 +175,9 @@ int main(void)
 			printf("%s %d\n", cmd, madvise(page_of(arg), sysconf(_SC_PAGESIZE), advice) ? -errno : 0);
 		} else if (!strcmp(cmd, "mlock")) {
 			printf("mlock %d\n", mlockall(MCL_CURRENT | MCL_FUTURE) ? -errno : 0);
+		} else if (!strcmp(cmd, "storm")) {
+			n = strtol(arg, NULL, 10);
+			printf("storm %ld bad=%ld\n", n, storm(n));
 		} else if (!strcmp(cmd, "q")) {
 			break;
 		} else {
