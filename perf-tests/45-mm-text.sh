@@ -23,12 +23,18 @@
 #   (h) enable and disable while 4 threads fault the probed page in before
 #       every call: no stray int3, and every hit after;
 #   (i) the file truncated and rewritten with the probed instruction
-#       changed only in its part on the next page: not probed again.
+#       changed only in its part on the next page: not probed again;
+#   (j) a probe in the last bytes of a page and of the file (a blob of
+#       code on tmpfs, mmtext --blob): its page dropped (MADV_DONTNEED)
+#       and faulted in again keeps the int3 (only the instruction's own
+#       bytes decide, not 16 from the file);
+#   (k) a page of the blob registered with a userfaultfd (missing pages)
+#       after the probes came, before it ran: it hits every call.
 # The library's bytes are the same at the end.  (d), (e) and (f) need
 # memory failure and NUMA: make check runs this test again under
 # KCONFIG=mm, which has them (the normal config skips those cases).
 . /opt/perf-tests/lib/tap.sh
-plan 31
+plan 39
 pids=()
 cleanup() {
 	local fd
@@ -36,6 +42,7 @@ cleanup() {
 	[ ${#pids[@]} -eq 0 ] || kill "${pids[@]}" 2> /dev/null
 	wait 2> /dev/null
 	clear_probes
+	umount blobfs 2> /dev/null || true
 }
 trap cleanup EXIT
 # a process that died must not take the script with it (SIGPIPE at ask)
@@ -258,3 +265,35 @@ diag "(i) the process exited $answer"
 cat lib.orig > "$lib"
 
 is "$(sha256sum < "$lib")" "$sum" "the library's bytes are unchanged"
+
+# (j) and (k): a blob of code on tmpfs (shmem: userfaultfd takes its
+# mappings), y at its start, x in its last 4 bytes, at the end of its
+# second page
+mkdir -p blobfs
+mount -t tmpfs tmpfs blobfs
+blob=$PWD/blobfs/blob
+./mmtext --blob "$blob"
+printf 'p:mmt/x %s:0x1ff8\np:mmt/y %s:0x0\n' "$blob" "$blob" >> "$TRACING/uprobe_events"
+echo 1 > "$TRACING/events/mmt/x/enable"
+echo 1 > "$TRACING/events/mmt/y/enable"
+start tj 3
+ask tj "blob $blob"
+is "$answer" "blob 0" "(j) a process maps the blob, x at its end (0x1ffc bytes)"
+gained x "x 100" tj
+is "$answer" "x 100 bad=0, +100" "(j) x, 4 bytes before the end of the file, hits every call"
+ask tj "dontneed x"
+is "$answer" "dontneed 0" "(j) MADV_DONTNEED of x's page"
+known_stock_limit "stock loses the int3s of a probed page that MADV_DONTNEED zaps"
+gained x "x 100" tj
+is "$answer" "x 100 bad=0, +100" "(j) ... faulted in again: x hits every call"
+finish tj
+is "$answer" 0 "(j) the process exits 0"
+
+start tk 3
+ask tk "blob $blob"
+ask tk "uffd y"
+is "$answer" "uffd 0" "(k) y's page registered with a userfaultfd before it ran"
+gained y "y 100" tk
+is "$answer" "y 100 bad=0, +100" "(k) ... y hits every call"
+finish tk
+is "$answer" 0 "(k) the process exits 0"

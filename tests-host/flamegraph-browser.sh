@@ -182,15 +182,28 @@ for kind in calls bytes; do
 	done
 
 	# the picture holds the root frame's red and the other frames' green
+	# Headless Chromium may write its screenshot before the first frame is
+	# drawn, a blank page, now and then (seen once in CI: "root 0 frames 0"
+	# while the DOM of the same page held every frame): each shot waits for
+	# the compositor, and a blank one is taken again, up to 3 shots.
 	png=$out/flamegraph-$kind.png
-	rm -f "$png"
-	browser "$html" --screenshot="$png" > /dev/null || true
-	colors=$(python3 "$here/png-colors.py" "$png" 2>&1 || true)
-	status=0
-	printf '%s\n' "$colors" |
-		awk '$1 == "root" && $2 >= 10000 && $3 == "frames" && $4 >= 10000 { ok = 1 }
-			END { exit !ok }' || status=1
-	result $status "$kind: screenshot $png shows the flame graph" "$colors"
+	shots='' status=1
+	for shot in 1 2 3; do
+		rm -f "$png"
+		browser "$html" --run-all-compositor-stages-before-draw \
+			--screenshot="$png" > /dev/null || true
+		colors=$(python3 "$here/png-colors.py" "$png" 2>&1 || true)
+		shots="${shots:+$shots
+}shot $shot: $colors"
+		if printf '%s\n' "$colors" |
+			awk '$1 == "root" && $2 >= 10000 && $3 == "frames" && $4 >= 10000 { ok = 1 }
+				END { exit !ok }'; then
+			status=0
+			break
+		fi
+	done
+	[ "$shot" = 1 ] || echo "# $kind: $shot screenshots taken: $(printf '%s; ' "$shots")"
+	result $status "$kind: screenshot $png shows the flame graph" "$shots"
 done
 rm -rf "$work/chromium-profile"
 finished=1

@@ -1,5 +1,6 @@
 #!/bin/bash
-# check-host: the differential test and every probe-*.sh scenario, each
+# check-host: the differential test, every probe-*.sh scenario and the
+# tree-*.sh checks of the kernel tree, each
 # with its TAP output under LOGDIR; prints one line per scenario and the
 # total, and fails if any of them failed.
 #
@@ -13,7 +14,7 @@ mkdir -p "$logdir"
 passed=0
 failed=0
 bad=0
-for t in "$here/perf-probe-diff.sh" "$here"/probe-*.sh; do
+for t in "$here/perf-probe-diff.sh" "$here"/probe-*.sh "$here"/tree-*.sh; do
 	name=$(basename "$t" .sh)
 	rc=0
 	"$t" > "$logdir/$name.log" 2>&1 || rc=$?

@@ -19,7 +19,18 @@
  *   storm N         STORM_THREADS threads, each N times: MADV_DONTNEED of
  *                   mt_b's page, then one call of mt_b, so that every call
  *                   faults the page in first: "storm N bad=B"
+ *   blob PATH       map PATH, a file written by --blob, private and
+ *                   executable: "blob 0|-errno"; then
+ *   x N | y N       call its functions N times: "x N bad=B"
+ *   dontneed W      madvise(MADV_DONTNEED) of W's page (W: a, b, x or y):
+ *                   "dontneed 0|-errno"
+ *   uffd W          register W's page with a userfaultfd for missing
+ *                   pages (user faults only, never resolved: the page
+ *                   must be in the page cache): "uffd 0|-errno"
  *   q               exit: 0, or 1 if any result was bad
+ * "mmtext --blob PATH" writes the blob: code and nothing else, y(x) = x + 5
+ * at offset BLOB_Y (0) and x(x) = x + 3 in the last 4 bytes of the file, at
+ * BLOB_X, the end of its second page.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -30,8 +41,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/ioctl.h>
 #include <sys/syscall.h>
 #include <unistd.h>
+#include <linux/userfaultfd.h>
 
 #ifndef MADV_HWPOISON
 #define MADV_HWPOISON 100
@@ -40,6 +53,17 @@
 #define MADV_SOFT_OFFLINE 101
 #endif
 #define MPOL_MF_MOVE (1 << 1)
+#ifndef UFFD_USER_MODE_ONLY
+#define UFFD_USER_MODE_ONLY 1
+#endif
+
+#define BLOB_Y		0x0
+#define BLOB_X		0x1ff8
+#define BLOB_SIZE	(BLOB_X + 4)
+/* lea 5(%rdi), %eax; ret and lea 3(%rdi), %eax; ret */
+static const unsigned char blob_y[] = { 0x8d, 0x47, 0x05, 0xc3 };
+static const unsigned char blob_x[] = { 0x8d, 0x47, 0x03, 0xc3 };
+static unsigned char *blob;
 
 int mt_a(int x);
 int mt_b(int x);
@@ -47,9 +71,39 @@ int mt_c(int x);
 
 static long bad_total;
 
+typedef int (*func_t)(int);
+
+static func_t func_of(const char *which)
+{
+	switch (which[0]) {
+	case 'b':
+		return mt_b;
+	case 'x':
+		return blob ? (func_t)(void *)(blob + BLOB_X) : NULL;
+	case 'y':
+		return blob ? (func_t)(void *)(blob + BLOB_Y) : NULL;
+	default:
+		return mt_a;
+	}
+}
+
+static int add_of(const char *which)
+{
+	switch (which[0]) {
+	case 'b':
+		return 2;
+	case 'x':
+		return 3;
+	case 'y':
+		return 5;
+	default:
+		return 1;
+	}
+}
+
 static void *page_of(const char *which)
 {
-	uintptr_t f = (uintptr_t)(which[0] == 'b' ? mt_b : mt_a);
+	uintptr_t f = (uintptr_t)func_of(which);
 
 	return (void *)(f & ~(uintptr_t)(sysconf(_SC_PAGESIZE) - 1));
 }
@@ -69,10 +123,12 @@ static uint64_t pagemap(void *page)
 
 static long calls(const char *which, long n)
 {
-	int (*f)(int) = which[0] == 'b' ? mt_b : mt_a;
-	int add = which[0] == 'b' ? 2 : 1;
+	func_t f = func_of(which);
+	int add = add_of(which);
 	long i, bad = 0;
 
+	if (!f)
+		return n;
 	for (i = 0; i < n; i++)
 		if (f((int)i) != (int)i + add)
 			bad++;
@@ -125,17 +181,71 @@ static int move(void *page, int node)
 	return ret < 0 ? -errno : status;
 }
 
-int main(void)
+static int write_blob(const char *path)
 {
-	char line[128], cmd[16], arg[16];
+	unsigned char *buf = malloc(BLOB_SIZE);
+	FILE *f = fopen(path, "w");
+	int ok;
+
+	if (!buf || !f)
+		return 1;
+	memset(buf, 0xcc, BLOB_SIZE);
+	memcpy(buf + BLOB_Y, blob_y, sizeof(blob_y));
+	memcpy(buf + BLOB_X, blob_x, sizeof(blob_x));
+	ok = fwrite(buf, BLOB_SIZE, 1, f) == 1;
+	free(buf);
+	return fclose(f) || !ok;
+}
+
+static int map_blob(const char *path)
+{
+	int fd = open(path, O_RDONLY);
+	void *p;
+
+	if (fd < 0)
+		return -errno;
+	p = mmap(NULL, BLOB_SIZE, PROT_READ | PROT_EXEC, MAP_PRIVATE, fd, 0);
+	close(fd);
+	if (p == MAP_FAILED)
+		return -errno;
+	blob = p;
+	return 0;
+}
+
+static int uffd_register(void *page)
+{
+	struct uffdio_api api = { .api = UFFD_API };
+	struct uffdio_register reg = {
+		.range = { .start = (uintptr_t)page, .len = sysconf(_SC_PAGESIZE) },
+		.mode = UFFDIO_REGISTER_MODE_MISSING,
+	};
+	/* left open: the registration lasts as long as the descriptor */
+	int fd = syscall(SYS_userfaultfd, O_CLOEXEC | UFFD_USER_MODE_ONLY);
+
+	if (fd < 0)
+		return -errno;
+	if (ioctl(fd, UFFDIO_API, &api) || ioctl(fd, UFFDIO_REGISTER, &reg)) {
+		int err = -errno;
+
+		close(fd);
+		return err;
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	char line[128], cmd[16], arg[256];
 	long n;
 
+	if (argc == 3 && !strcmp(argv[1], "--blob"))
+		return write_blob(argv[2]);
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	while (fgets(line, sizeof(line), stdin)) {
 		arg[0] = 'a';
 		arg[1] = 0;
 		n = 0;
-		if (sscanf(line, "%15s %15s %ld", cmd, arg, &n) < 1)
+		if (sscanf(line, "%15s %255s %ld", cmd, arg, &n) < 1)
 			continue;
 		if (!strcmp(cmd, "c")) {
 			long i, v, add = 0;
@@ -149,7 +259,8 @@ int main(void)
 					add = -1;
 			}
 			printf("c %ld add=%ld\n", n, add);
-		} else if (!strcmp(cmd, "a") || !strcmp(cmd, "b")) {
+		} else if (!strcmp(cmd, "a") || !strcmp(cmd, "b") ||
+			   !strcmp(cmd, "x") || !strcmp(cmd, "y")) {
 			n = strtol(arg, NULL, 10);
 			printf("%s %ld bad=%ld\n", cmd, n, calls(cmd, n));
 		} else if (!strcmp(cmd, "present")) {
@@ -173,6 +284,12 @@ int main(void)
 			int advice = cmd[0] == 'p' ? MADV_HWPOISON : MADV_SOFT_OFFLINE;
 
 			printf("%s %d\n", cmd, madvise(page_of(arg), sysconf(_SC_PAGESIZE), advice) ? -errno : 0);
+		} else if (!strcmp(cmd, "blob")) {
+			printf("blob %d\n", map_blob(arg));
+		} else if (!strcmp(cmd, "dontneed")) {
+			printf("dontneed %d\n", madvise(page_of(arg), sysconf(_SC_PAGESIZE), MADV_DONTNEED) ? -errno : 0);
+		} else if (!strcmp(cmd, "uffd")) {
+			printf("uffd %d\n", uffd_register(page_of(arg)));
 		} else if (!strcmp(cmd, "mlock")) {
 			printf("mlock %d\n", mlockall(MCL_CURRENT | MCL_FUTURE) ? -errno : 0);
 		} else if (!strcmp(cmd, "storm")) {
