@@ -29,12 +29,18 @@
 #       and faulted in again keeps the int3 (only the instruction's own
 #       bytes decide, not 16 from the file);
 #   (k) a page of the blob registered with a userfaultfd (missing pages)
-#       after the probes came, before it ran: it hits every call.
+#       after the probes came, before it ran: it hits every call;
+#   (l) the same for minor faults, which a monitor thread resolves with
+#       UFFDIO_CONTINUE (the page cache page): every call hits, and the
+#       monitor saw no fault (the copy was there before it was armed);
+#   (m) a page dropped (MADV_DONTNEED) and faulted in while registered
+#       for missing pages comes back without its int3, as on stock; once
+#       unregistered, the page is probed again: every call hits.
 # The library's bytes are the same at the end.  (d), (e) and (f) need
 # memory failure and NUMA: make check runs this test again under
 # KCONFIG=mm, which has them (the normal config skips those cases).
 . /opt/perf-tests/lib/tap.sh
-plan 39
+plan 47
 pids=()
 cleanup() {
 	local fd
@@ -297,3 +303,29 @@ gained y "y 100" tk
 is "$answer" "y 100 bad=0, +100" "(k) ... y hits every call"
 finish tk
 is "$answer" 0 "(k) the process exits 0"
+
+start tl 3
+ask tl "blob $blob"
+ask tl "uffdminor y"
+is "$answer" "uffdminor 0" "(l) y's page registered for minor faults before it ran"
+gained y "y 100" tl
+is "$answer" "y 100 bad=0, +100" "(l) ... y hits every call"
+ask tl uffdfaults
+is "$answer" "uffdfaults 0" "(l) ... and the monitor resolved no fault: the copy was there"
+finish tl
+is "$answer" 0 "(l) the process exits 0"
+
+start tm 3
+ask tm "blob $blob"
+ask tm "uffd y"
+is "$answer" "uffd 0" "(m) y's page registered for missing pages"
+ask tm "dontneed y"
+gained y "y 10" tm
+diag "(m) dropped and faulted in while registered: $answer (no int3 there, as on stock)"
+ask tm unuffd
+is "$answer" "unuffd 0" "(m) ... unregistered"
+known_stock_limit "stock leaves the page mapped while registered without its int3"
+gained y "y 100" tm
+is "$answer" "y 100 bad=0, +100" "(m) ... then y hits every call"
+finish tm
+is "$answer" 0 "(m) the process exits 0"

@@ -27,6 +27,10 @@
  *   uffd W          register W's page with a userfaultfd for missing
  *                   pages (user faults only, never resolved: the page
  *                   must be in the page cache): "uffd 0|-errno"
+ *   uffdminor W     register W's page for minor faults (shmem), resolved
+ *                   by a thread with UFFDIO_CONTINUE: "uffdminor 0|-errno"
+ *   unuffd          unregister that page: "unuffd 0|-errno"
+ *   uffdfaults      the minor faults resolved so far: "uffdfaults N"
  *   q               exit: 0, or 1 if any result was bad
  * "mmtext --blob PATH" writes the blob: code and nothing else, y(x) = x + 5
  * at offset BLOB_Y (0) and x(x) = x + 3 in the last 4 bytes of the file, at
@@ -212,25 +216,63 @@ static int map_blob(const char *path)
 	return 0;
 }
 
-static int uffd_register(void *page)
+static int uffd_fd = -1;
+static struct uffdio_range uffd_range;
+static long uffd_minor_faults;
+
+/* resolve each minor fault by mapping the page cache page, as a monitor */
+static void *uffd_monitor(void *arg)
 {
-	struct uffdio_api api = { .api = UFFD_API };
+	struct uffd_msg msg;
+
+	(void)arg;
+	for (;;) {
+		struct uffdio_continue cont = { .range = uffd_range };
+
+		if (read(uffd_fd, &msg, sizeof(msg)) != sizeof(msg)) {
+			if (errno == EINTR || errno == EAGAIN)
+				continue;
+			return NULL;
+		}
+		if (msg.event != UFFD_EVENT_PAGEFAULT)
+			continue;
+		__atomic_add_fetch(&uffd_minor_faults, 1, __ATOMIC_SEQ_CST);
+		ioctl(uffd_fd, UFFDIO_CONTINUE, &cont);
+	}
+}
+
+static int uffd_register(void *page, int minor)
+{
+	struct uffdio_api api = {
+		.api = UFFD_API,
+		.features = minor ? UFFD_FEATURE_MINOR_SHMEM : 0,
+	};
 	struct uffdio_register reg = {
 		.range = { .start = (uintptr_t)page, .len = sysconf(_SC_PAGESIZE) },
-		.mode = UFFDIO_REGISTER_MODE_MISSING,
+		.mode = minor ? UFFDIO_REGISTER_MODE_MINOR : UFFDIO_REGISTER_MODE_MISSING,
 	};
+	pthread_t t;
+	int err;
+
+	if (uffd_fd >= 0)
+		return -EBUSY;
 	/* left open: the registration lasts as long as the descriptor */
-	int fd = syscall(SYS_userfaultfd, O_CLOEXEC | UFFD_USER_MODE_ONLY);
-
-	if (fd < 0)
+	uffd_fd = syscall(SYS_userfaultfd, O_CLOEXEC | UFFD_USER_MODE_ONLY);
+	if (uffd_fd < 0)
 		return -errno;
-	if (ioctl(fd, UFFDIO_API, &api) || ioctl(fd, UFFDIO_REGISTER, &reg)) {
-		int err = -errno;
-
-		close(fd);
-		return err;
+	if (ioctl(uffd_fd, UFFDIO_API, &api) || ioctl(uffd_fd, UFFDIO_REGISTER, &reg))
+		goto fail;
+	uffd_range = reg.range;
+	if (minor && (err = pthread_create(&t, NULL, uffd_monitor, NULL))) {
+		errno = err;
+		goto fail;
 	}
 	return 0;
+fail:
+	err = -errno;
+	close(uffd_fd);
+	uffd_fd = -1;
+	return err;
 }
 
 int main(int argc, char **argv)
@@ -289,7 +331,14 @@ int main(int argc, char **argv)
 		} else if (!strcmp(cmd, "dontneed")) {
 			printf("dontneed %d\n", madvise(page_of(arg), sysconf(_SC_PAGESIZE), MADV_DONTNEED) ? -errno : 0);
 		} else if (!strcmp(cmd, "uffd")) {
-			printf("uffd %d\n", uffd_register(page_of(arg)));
+			printf("uffd %d\n", uffd_register(page_of(arg), 0));
+		} else if (!strcmp(cmd, "uffdminor")) {
+			printf("uffdminor %d\n", uffd_register(page_of(arg), 1));
+		} else if (!strcmp(cmd, "unuffd")) {
+			printf("unuffd %d\n", uffd_fd < 0 ? -EBADF :
+			       ioctl(uffd_fd, UFFDIO_UNREGISTER, &uffd_range) ? -errno : 0);
+		} else if (!strcmp(cmd, "uffdfaults")) {
+			printf("uffdfaults %ld\n", __atomic_load_n(&uffd_minor_faults, __ATOMIC_SEQ_CST));
 		} else if (!strcmp(cmd, "mlock")) {
 			printf("mlock %d\n", mlockall(MCL_CURRENT | MCL_FUTURE) ? -errno : 0);
 		} else if (!strcmp(cmd, "storm")) {
