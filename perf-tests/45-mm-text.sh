@@ -272,7 +272,7 @@ cat lib.orig > "$lib"
 
 is "$(sha256sum < "$lib")" "$sum" "the library's bytes are unchanged"
 
-# (j) and (k): a blob of code on tmpfs (shmem: userfaultfd takes its
+# (j) to (m): a blob of code on tmpfs (shmem: userfaultfd takes its
 # mappings), y at its start, x in its last 4 bytes, at the end of its
 # second page
 mkdir -p blobfs
